@@ -1,0 +1,176 @@
+"""The standard map: provinces, coasts, adjacency, supply and home centres.
+
+Loaded once from the package data file built from the verified reference table. Locations are
+upper-case canonical codes: a province (``BUL``) or a coast of a two-coast province (``BUL/EC``).
+Every other module (legality, resolver, parsing, house rules) asks this one object about
+adjacency, so the whole judge shares a single notion of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+POWERS: tuple[str, ...] = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    code: str
+    kind: str  # "sea" | "coast" | "land" | "impassable"
+    supply_center: bool
+    home: str | None
+    coasts: tuple[str, ...]
+    names: dict = field(hash=False, compare=False)
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == "sea"
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind in ("coast", "land")
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """Immutable map data with the lookups the adjudicator needs on its hot path."""
+
+    provinces: dict[str, Province]
+    # army moves, by province
+    army_adjacency: dict[str, frozenset[str]]
+    # fleet moves, by location (coasts included); targets carry their coast
+    fleet_adjacency: dict[str, frozenset[str]]
+    starting_units: dict[str, tuple[str, ...]]
+    locations: frozenset[str]
+    # names of coast rows (BUL/EC...) per language, for the parsers
+    coast_names: dict[str, dict]
+
+    @property
+    def supply_centers(self) -> frozenset[str]:
+        return frozenset(c for c, p in self.provinces.items() if p.supply_center)
+
+    def home_centers(self, power: str) -> tuple[str, ...]:
+        return tuple(sorted(c for c, p in self.provinces.items() if p.home == power))
+
+    @property
+    def all_home_centers(self) -> dict[str, tuple[str, ...]]:
+        return {power: self.home_centers(power) for power in POWERS}
+
+    def province_of(self, location: str) -> str:
+        return location.split("/", 1)[0]
+
+    def coast_of(self, location: str) -> str | None:
+        parts = location.split("/", 1)
+        return parts[1] if len(parts) == 2 else None
+
+    def is_location(self, location: str) -> bool:
+        return location in self.locations
+
+    def can_army_stand(self, location: str) -> bool:
+        prov = self.provinces.get(location)
+        return prov is not None and prov.is_land
+
+    def can_fleet_stand(self, location: str) -> bool:
+        """Fleets stand at sea, on a one-coast coastal province, or on a named coast."""
+        if location in self.fleet_adjacency:
+            return True
+        return False
+
+    def army_can_move(self, source: str, target: str) -> bool:
+        return self.province_of(target) in self.army_adjacency.get(self.province_of(source), ())
+
+    def fleet_can_move(self, source: str, target: str) -> bool:
+        """Exact: a fleet moves from its location to a location (coast given where needed)."""
+        return target in self.fleet_adjacency.get(source, ())
+
+    def fleet_reaches_province(self, source: str, province: str) -> bool:
+        """True if the fleet can reach some coast of ``province`` (for supports and hold)."""
+        targets = self.fleet_adjacency.get(source, ())
+        return any(self.province_of(t) == province for t in targets)
+
+    def fleet_coasts_reachable(self, source: str, province: str) -> list[str]:
+        return sorted(t for t in self.fleet_adjacency.get(source, ()) if self.province_of(t) == province)
+
+    def can_reach(self, unit_type: str, source: str, province: str) -> bool:
+        """Whether a unit of ``unit_type`` at ``source`` borders ``province`` (support reach)."""
+        if unit_type == "A":
+            return self.army_can_move(source, province)
+        return self.fleet_reaches_province(source, province)
+
+    def distances(self, targets: frozenset[str] | set[str]) -> dict[str, int]:
+        """Province-to-target distance in moves, counting both land and sea adjacency.
+
+        Seed 000 and the 2008 rulebook count civil-disorder distance in provinces whatever the
+        unit type, so this BFS walks the union of army and fleet adjacency between provinces.
+        """
+        dist: dict[str, int] = {t: 0 for t in targets}
+        queue = deque(targets)
+        while queue:
+            here = queue.popleft()
+            for nxt in _province_graph(self)[here]:
+                if nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        return dist
+
+
+@cache
+def _province_graph(board: Board) -> dict[str, frozenset[str]]:
+    graph: dict[str, set[str]] = {code: set() for code in board.provinces}
+    for src, targets in board.army_adjacency.items():
+        graph[src].update(targets)
+    for src, targets in board.fleet_adjacency.items():
+        graph[board.province_of(src)].update(board.province_of(t) for t in targets)
+    return {k: frozenset(v) for k, v in graph.items()}
+
+
+def _load() -> Board:
+    raw = json.loads(
+        resources.files("judge.adjudicator").joinpath("data/standard.json").read_text("utf-8")
+    )
+    provinces: dict[str, Province] = {}
+    army: dict[str, frozenset[str]] = {}
+    fleet: dict[str, frozenset[str]] = {}
+    coasts: dict[str, list[str]] = {}
+    locations: set[str] = set()
+    for row in raw["provinces"]:
+        code = row["code"]
+        locations.add(code)
+        if row["parent"]:
+            coasts.setdefault(row["parent"], []).append(code)
+        if row["army_neighbours"]:
+            army[code] = frozenset(row["army_neighbours"])
+        if row["fleet_neighbours"]:
+            fleet[code] = frozenset(row["fleet_neighbours"])
+    for row in raw["provinces"]:
+        if row["parent"]:
+            continue
+        code = row["code"]
+        provinces[code] = Province(
+            code=code,
+            kind=row["type"],
+            supply_center=row["supply_center"],
+            home=row["home"],
+            coasts=tuple(sorted(coasts.get(code, ()))),
+            names=row["names"],
+        )
+    # coast rows keep their names reachable too, for the parsers
+    coast_names = {row["code"]: row["names"] for row in raw["provinces"] if row["parent"]}
+    board = Board(
+        provinces=provinces,
+        army_adjacency=army,
+        fleet_adjacency=fleet,
+        starting_units={p: tuple(u) for p, u in raw["starting_units"].items()},
+        locations=frozenset(locations),
+        coast_names=coast_names,
+    )
+    return board
+
+
+@cache
+def standard_board() -> Board:
+    return _load()

@@ -1,0 +1,186 @@
+"""Order types and the canonical notation fixed by the design.
+
+Canonical (upper case): ``A PAR H``, ``A PAR - BUR``, ``A LON - BEL VIA``,
+``A MAR S A PAR - BUR``, ``F BRE S A PAR``, ``F NTH C A LON - NWY``, ``A BUR R GAS``,
+``A BUR D``, ``F STP/SC B``, ``A PAR D`` (adjustment disband), ``WAIVE``.
+Orders are small frozen value objects so they can be compared, hashed and voted on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class UnitType(StrEnum):
+    ARMY = "A"
+    FLEET = "F"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: str
+    type: UnitType
+    location: str  # canonical location, a coast for fleets on two-coast provinces
+
+    @property
+    def province(self) -> str:
+        return self.location.split("/", 1)[0]
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    unit_type: UnitType
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} H"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit_type: UnitType
+    location: str
+    target: str
+    via_convoy: bool = False
+
+    def __str__(self) -> str:
+        via = " VIA" if self.via_convoy else ""
+        return f"{self.unit_type.value} {self.location} - {self.target}{via}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    unit_type: UnitType
+    location: str
+    supported_type: UnitType
+    supported: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} S {self.supported_type.value} {self.supported}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    unit_type: UnitType
+    location: str
+    supported_type: UnitType
+    supported: str
+    target: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.unit_type.value} {self.location} S "
+            f"{self.supported_type.value} {self.supported} - {self.target}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    unit_type: UnitType
+    location: str
+    army: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} C A {self.army} - {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit_type: UnitType
+    location: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} R {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    """Retreat-phase disband or adjustment-phase removal: the phase tells which."""
+
+    unit_type: UnitType
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} D"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    unit_type: UnitType
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_type.value} {self.location} B"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    def __str__(self) -> str:
+        return "WAIVE"
+
+
+Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build)
+
+_LOC = r"([A-Z]{3}(?:/(?:NC|SC|EC))?)"
+_UT = r"([AF])"
+_PATTERNS: list[tuple[re.Pattern[str], type]] = [
+    (re.compile(rf"^{_UT} {_LOC} H$"), Hold),
+    (re.compile(rf"^{_UT} {_LOC} - {_LOC}( VIA)?$"), Move),
+    (re.compile(rf"^{_UT} {_LOC} S {_UT} {_LOC} - {_LOC}$"), SupportMove),
+    (re.compile(rf"^{_UT} {_LOC} S {_UT} {_LOC}( H)?$"), SupportHold),
+    (re.compile(rf"^{_UT} {_LOC} C A {_LOC} - {_LOC}$"), Convoy),
+    (re.compile(rf"^{_UT} {_LOC} R {_LOC}$"), Retreat),
+    (re.compile(rf"^{_UT} {_LOC} D$"), Disband),
+    (re.compile(rf"^{_UT} {_LOC} B$"), Build),
+]
+
+
+class NotationError(ValueError):
+    """The text is not in canonical notation."""
+
+
+def parse_canonical(text: str) -> Order:
+    """Read one order in canonical notation (whitespace and case are forgiven, nothing else)."""
+    norm = " ".join(text.upper().split())
+    if norm == "WAIVE":
+        return Waive()
+    for pattern, kind in _PATTERNS:
+        m = pattern.match(norm)
+        if not m:
+            continue
+        g = m.groups()
+        ut = UnitType(g[0])
+        if kind is Hold:
+            return Hold(ut, g[1])
+        if kind is Move:
+            return Move(ut, g[1], g[2], via_convoy=bool(g[3]))
+        if kind is SupportMove:
+            return SupportMove(ut, g[1], UnitType(g[2]), g[3], g[4])
+        if kind is SupportHold:
+            return SupportHold(ut, g[1], UnitType(g[2]), g[3])
+        if kind is Convoy:
+            return Convoy(ut, g[1], g[2], g[3])
+        if kind is Retreat:
+            return Retreat(ut, g[1], g[2])
+        if kind is Disband:
+            return Disband(ut, g[1])
+        return Build(ut, g[1])
+    raise NotationError(f"not a canonical order: {text!r}")
+
+
+def parse_unit(text: str, power: str) -> Unit:
+    """Read ``A PAR`` / ``F STP/SC`` for ``power``."""
+    norm = " ".join(text.upper().split())
+    m = re.match(rf"^{_UT} {_LOC}$", norm)
+    if not m:
+        raise NotationError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+    return Unit(power, UnitType(m.group(1)), m.group(2))

@@ -1,0 +1,129 @@
+"""Seed 002's defaults for missing retreat and adjustment orders.
+
+- tacit retreat ("ritirata tacita"): the retreat nearest the power's original borders, then one
+  onto a supply centre, then the first by canonical code;
+- automatic disband ("scioglimento automatico"): the unit farthest from the original home
+  centres, then one not on a supply centre, then a fleet before an army, then the first by code;
+- automatic build ("costruzioni automatiche"): the free home centres in code order, each with the
+  unit type it started the game with.
+Distances are counted in provinces whatever the unit type (Board.distances).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
+from judge.adjudicator.position import Dislodged, Position
+from judge.rules.generated import GeneratedOrder, GeneratedWhy
+from judge.rules.territory import FAR_AWAY, home_territory, starting_unit
+
+
+def tacit_retreat(
+    dislodged: Dislodged, homes: Mapping[str, Sequence[str]], board: Board | None = None
+) -> GeneratedOrder:
+    board = board or standard_board()
+    unit = dislodged.unit
+    if not dislodged.retreats:
+        return GeneratedOrder(
+            Disband(unit.type, unit.location), GeneratedWhy.TACIT_RETREAT_NOWHERE
+        )
+    distance = board.distances(home_territory(unit.power, homes))
+
+    def preference(location: str) -> tuple[int, bool, str]:
+        province = board.province_of(location)
+        return (
+            distance.get(province, FAR_AWAY),
+            not board.provinces[province].supply_center,
+            location,
+        )
+
+    target = min(dislodged.retreats, key=preference)
+    return GeneratedOrder(Retreat(unit.type, unit.location, target), GeneratedWhy.TACIT_RETREAT)
+
+
+def _removal_order(
+    units: Sequence[Unit],
+    count: int,
+    home_centers: Collection[str],
+    board: Board,
+    centre_counts: bool,
+) -> list[Unit]:
+    """The ``count`` units to remove, farthest from the home centres first."""
+    distance = board.distances(frozenset(home_centers)) if home_centers else {}
+
+    def preference(unit: Unit) -> tuple[int, bool, bool, str]:
+        on_centre = centre_counts and board.provinces[unit.province].supply_center
+        return (
+            -distance.get(unit.province, FAR_AWAY),
+            on_centre,
+            unit.type is not UnitType.FLEET,
+            unit.location,
+        )
+
+    return sorted(units, key=preference)[: max(count, 0)]
+
+
+def automatic_disbands(
+    position: Position,
+    power: str,
+    count: int,
+    keep_out: Collection[str] = (),
+    board: Board | None = None,
+) -> list[GeneratedOrder]:
+    """Seed 002's removals; ``keep_out`` are provinces whose unit the player already removed."""
+    board = board or standard_board()
+    units = [u for u in position.units_of(power) if u.province not in keep_out]
+    chosen = _removal_order(units, count, position.homes.get(power, ()), board, centre_counts=True)
+    return [
+        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.AUTOMATIC_DISBAND) for u in chosen
+    ]
+
+
+def free_home_centers(position: Position, power: str) -> list[str]:
+    """Home centres the power owns and no unit occupies, in canonical code order."""
+    return sorted(
+        c
+        for c in position.homes.get(power, ())
+        if position.centers.get(c) == power and c not in position.units
+    )
+
+
+def automatic_builds(
+    position: Position,
+    power: str,
+    count: int,
+    board: Board | None = None,
+) -> list[GeneratedOrder]:
+    board = board or standard_board()
+    chosen = free_home_centers(position, power)[: max(count, 0)]
+    builds = []
+    for centre in chosen:
+        unit = starting_unit(power, centre, board)
+        builds.append(
+            GeneratedOrder(Build(unit.type, unit.location), GeneratedWhy.AUTOMATIC_BUILD)
+        )
+    return builds
+
+
+def rulebook_removals(
+    position: Position,
+    power: str,
+    count: int,
+    keep_out: Collection[str] = (),
+    board: Board | None = None,
+) -> list[GeneratedOrder]:
+    """2008 rulebook civil disorder: farthest first, fleets before armies, then by code.
+
+    Distance is to the home centres, as seed 000 counts it for civil disorder.
+    """
+    board = board or standard_board()
+    units = [u for u in position.units_of(power) if u.province not in keep_out]
+    chosen = _removal_order(
+        units, count, position.homes.get(power, ()), board, centre_counts=False
+    )
+    return [
+        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
+        for u in chosen
+    ]

@@ -1,0 +1,128 @@
+"""The house-rule keys of a ``judge adjudicate`` request, and the orders they make up.
+
+Keys (all optional): ``"rules": "italian" | "rulebook"``; ``"onp": {"FRANCE": 1}`` (consecutive
+ONP count reached in this movement phase: 1 = mutual support, 2 or more = abandoned, most voted
+orders); ``"sommossa": ["TURKEY"]``; ``"votes": {"TURKEY": {"ENGLAND": ["A CON - BUL"]}}``
+(orders other players sent for an abandoned or Sommossa power); ``"homes"``
+(power -> home centres; default the standard ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.orders import NotationError, Order, parse_canonical
+from judge.adjudicator.position import Position
+from judge.rules.fill import Standing, generate_orders
+from judge.rules.generated import GeneratedOrder
+from judge.rules.options import RuleSet
+
+# keys only the house rules read ("homes" is part of the adjudicator's contract too)
+HOUSE_KEYS = ("rules", "onp", "sommossa", "votes")
+
+
+class HouseRequestError(ValueError):
+    """The house-rule keys of a request are malformed (the message says how)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRequest:
+    rules: RuleSet = RuleSet.ITALIAN
+    onp: Mapping[str, int] = field(default_factory=dict)
+    sommossa: frozenset[str] = frozenset()
+    votes: Mapping[str, Mapping[str, Sequence[Order]]] = field(default_factory=dict)
+    homes: Mapping[str, tuple[str, ...]] | None = None
+
+
+def _power(name: Any, where: str) -> str:
+    if not isinstance(name, str) or name.upper() not in POWERS:
+        raise HouseRequestError(f"{where}: unknown power {name!r}")
+    return name.upper()
+
+
+def _orders(texts: Any, where: str) -> list[Order]:
+    if not isinstance(texts, list):
+        raise HouseRequestError(f"{where}: expected a list of orders")
+    try:
+        return [parse_canonical(t) for t in texts]
+    except (NotationError, AttributeError) as exc:
+        raise HouseRequestError(f"{where}: {exc}") from exc
+
+
+def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
+    rules_text = obj.get("rules", RuleSet.ITALIAN.value)
+    try:
+        rules = RuleSet(rules_text)
+    except ValueError as exc:
+        raise HouseRequestError(f'"rules" must be "italian" or "rulebook", not {rules_text!r}') from exc
+    onp_raw = obj.get("onp", {})
+    if not isinstance(onp_raw, dict):
+        raise HouseRequestError('"onp" must map powers to ONP counts')
+    onp: dict[str, int] = {}
+    for name, count in onp_raw.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise HouseRequestError(f'"onp": {name} needs a count of 0 or more')
+        onp[_power(name, '"onp"')] = count
+    sommossa_raw = obj.get("sommossa", [])
+    if not isinstance(sommossa_raw, list):
+        raise HouseRequestError('"sommossa" must be a list of powers')
+    sommossa = frozenset(_power(n, '"sommossa"') for n in sommossa_raw)
+    votes_raw = obj.get("votes", {})
+    if not isinstance(votes_raw, dict):
+        raise HouseRequestError('"votes" must map powers to {voter: [orders]}')
+    votes: dict[str, dict[str, list[Order]]] = {}
+    for name, by_voter in votes_raw.items():
+        power = _power(name, '"votes"')
+        if not isinstance(by_voter, dict):
+            raise HouseRequestError(f'"votes": {power} must map voters to orders')
+        votes[power] = {
+            _power(v, f'"votes" for {power}'): _orders(texts, f'"votes" {power} from {v}')
+            for v, texts in by_voter.items()
+        }
+    homes_raw = obj.get("homes")
+    homes = None
+    if homes_raw is not None:
+        if not isinstance(homes_raw, dict):
+            raise HouseRequestError('"homes" must map powers to home centres')
+        board = standard_board()
+        homes = {}
+        for name, centres in homes_raw.items():
+            codes = tuple(sorted(str(c).upper() for c in centres))
+            for code in codes:
+                if code not in board.provinces or not board.provinces[code].supply_center:
+                    raise HouseRequestError(f'"homes": {code} is not a supply centre')
+            homes[_power(name, '"homes"')] = codes
+    return HouseRequest(rules, onp, sommossa, votes, homes)
+
+
+def standing_of(request: HouseRequest, power: str, position: Position) -> Standing:
+    if power in request.sommossa:
+        return Standing.SOMMOSSA
+    count = request.onp.get(power, 0)
+    if not position.phase.is_movement or count == 0:
+        return Standing.PLAYING
+    return Standing.FIRST_ONP if count == 1 else Standing.ABANDONED
+
+
+def house_orders(
+    position: Position, submitted: Mapping[str, Sequence[Order]], request: HouseRequest
+) -> dict[str, list[GeneratedOrder]]:
+    """Every order the house rules make up, per power (powers with none left out)."""
+    if request.homes is not None:
+        position = replace(position, homes={**position.homes, **request.homes})
+    result: dict[str, list[GeneratedOrder]] = {}
+    for power in POWERS:
+        standing = standing_of(request, power, position)
+        own = tuple(submitted.get(power, ()))
+        if standing is not Standing.PLAYING and own:
+            raise HouseRequestError(
+                f"{power} has orders but is marked as {standing.value}: send one or the other"
+            )
+        votes = {v: o for v, o in request.votes.get(power, {}).items() if v != power}
+        made = generate_orders(position, power, own, standing, request.rules, votes)
+        if made:
+            result[power] = made
+    return result

@@ -1,0 +1,40 @@
+"""Per-game choices among the house rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from judge.adjudicator.phase import Phase
+
+
+class RuleSet(StrEnum):
+    """Which rules fill in missing orders."""
+
+    ITALIAN = "italian"  # seed 002: ONP two strikes, tacit retreat, automatic disband/build
+    RULEBOOK = "rulebook"  # 2008 rulebook civil disorder
+
+
+@dataclass(frozen=True, slots=True)
+class EndConditions:
+    """When the game stops. Every condition set here applies; None switches one off."""
+
+    solo_centers: int | None = 18
+    # the temporal game: ends once this season's phases are over (seed 000's default: F1907M)
+    end_after: Phase | None = None
+    end_on: datetime | None = None  # the temporal game on a date
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    rules: RuleSet = RuleSet.ITALIAN
+    late_bonus_days: int = 10
+    late_max_per_turn: int = 3
+    # seed 002: the game is suspended one week while a replacement is sought
+    replacement_wait: timedelta = timedelta(weeks=1)
+    # a replacement gets one more week of diplomacy before play resumes
+    replacement_grace: timedelta = timedelta(weeks=1)
+    # time the others get to vote once a power is declared in Sommossa after a failed search
+    resume_after_sommossa: timedelta = timedelta(days=2)
+    end: EndConditions = field(default_factory=EndConditions)

@@ -1,0 +1,251 @@
+"""Position-aware reading: a :class:`Draft` plus what the judge knows -> a canonical order.
+
+What the text leaves open is filled in from the position (the unit's type and coast), from the
+other orders of the same mail (a unit type written once), or from the map (the only reachable
+coast). What cannot be settled is refused with a :class:`ParseError` that says why. All map
+questions go to the :class:`~judge.adjudicator.geography.Board`, the judge's one notion of
+adjacency.
+"""
+
+from __future__ import annotations
+
+from judge.adjudicator.orders import (
+    Build,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    UnitType,
+    Waive,
+)
+from judge.parsing.errors import Note, ParseError, ParseFailure
+from judge.parsing.grammar import Draft, Kind
+from judge.parsing.reading import A, Context, F, NoteList
+from judge.parsing.refusals import check_legal
+from judge.parsing.supports import SupportReading
+
+_MOVEMENT = {Kind.HOLD, Kind.MOVE, Kind.SUPPORT, Kind.CONVOY}
+
+
+class _Completer(SupportReading):
+    # --- phase -------------------------------------------------------------------------
+    def kind(self) -> Kind:
+        kind, phase = self.d.kind, self.ctx.phase
+        if phase is None:
+            if kind is Kind.BARE:
+                raise ParseFailure(ParseError.IncompleteOrder)
+            return kind
+        if phase.is_movement:
+            if kind is Kind.BARE:
+                raise ParseFailure(ParseError.IncompleteOrder)
+            if kind not in _MOVEMENT:
+                raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+            return kind
+        if phase.is_retreat:
+            if kind is Kind.MOVE:
+                self.note(Note.ReadAsRetreat)
+                return Kind.RETREAT
+            if kind is Kind.REMOVE:
+                return Kind.DISBAND
+            if kind not in (Kind.RETREAT, Kind.DISBAND):
+                raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+            return kind
+        if kind is Kind.BARE:
+            self.note(Note.ReadAsBuild)
+            return Kind.BUILD
+        if kind is Kind.DISBAND:
+            return Kind.REMOVE
+        if kind not in (Kind.BUILD, Kind.REMOVE, Kind.WAIVE):
+            raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+        return kind
+
+    # --- the ordered unit --------------------------------------------------------------
+    def own_unit(self, kind: Kind) -> tuple[UnitType, str]:
+        place = self.d.place
+        assert place is not None
+        pos = self.ctx.position
+        if pos is not None:
+            if self.ctx.phase is not None and self.ctx.phase.is_retreat:
+                dislodged = pos.dislodged.get(place.province)
+                if dislodged is None:
+                    raise ParseFailure(ParseError.NotDislodged, province=place.province)
+                unit = dislodged.unit
+            else:
+                found = pos.units.get(place.province)
+                if found is None:
+                    raise ParseFailure(ParseError.NoUnitThere, province=place.province)
+                unit = found
+            owner = self.owner()
+            if owner and unit.power != owner:
+                raise ParseFailure(ParseError.NotYourUnit, unit=str(unit), owner=unit.power)
+            if self.d.unit_type and self.d.unit_type is not unit.type:
+                raise ParseFailure(
+                    ParseError.WrongUnitType, unit=str(unit), written=self.d.unit_type.value
+                )
+            if self.d.unit_type is None:
+                self.note(Note.UnitTypeFilledIn, unit=str(unit))
+            if unit.location not in (place.location, place.province):
+                self.note(Note.UnitCoastFromPosition, unit=str(unit))
+            return unit.type, unit.location
+        unit_type = self.d.unit_type or self.ctx.known_types.get(place.province)
+        if unit_type is None:
+            unit_type = self.infer_type(kind)
+            self.note(Note.UnitTypeFilledIn, unit=f"{unit_type.value} {place.location}")
+        self.check_stand(unit_type, place)
+        return unit_type, self.fleet_location(unit_type, place)
+
+    def infer_type(self, kind: Kind) -> UnitType:
+        """Army or fleet, from the map alone, when the order leaves no doubt."""
+        d, board = self.d, self.board
+        assert d.place is not None
+        here = board.provinces[d.place.province]
+        if here.is_sea:
+            return F
+        if here.kind == "land":
+            return A
+        if kind is Kind.CONVOY:
+            return F
+        reach: str | None = None
+        if kind in (Kind.MOVE, Kind.RETREAT) and d.target is not None:
+            reach = d.target.province
+        elif kind is Kind.SUPPORT and d.other is not None:
+            reach = d.target.province if d.target else d.other.province
+        if reach is not None and reach in board.provinces:
+            there = board.provinces[reach]
+            if there.is_sea:
+                return F
+            if there.kind == "land":
+                return A
+            army = board.army_can_move(d.place.province, reach)
+            fleet = any(board.fleet_reaches_province(s, reach) for s in self.sources(d.place))
+            if army and not fleet:
+                return A
+            if fleet and not army:
+                return F
+        raise ParseFailure(ParseError.MissingUnitType, province=d.place.province)
+
+    def complete(self) -> Order:
+        kind = self.kind()
+        if kind is Kind.WAIVE:
+            return Waive()
+        if kind is Kind.BUILD:
+            return self.build()
+        unit_type, location = self.own_unit(kind)
+        if kind is Kind.HOLD:
+            return Hold(unit_type, location)
+        if kind in (Kind.DISBAND, Kind.REMOVE):
+            return Disband(unit_type, location)
+        if kind is Kind.MOVE:
+            return self.move(unit_type, location)
+        if kind is Kind.RETREAT:
+            return self.retreat(unit_type, location)
+        if kind is Kind.SUPPORT:
+            return self.support(unit_type, location)
+        return self.convoy(unit_type, location)
+
+    def target_of_move(
+        self, unit_type: UnitType, location: str, convoy_ok: bool
+    ) -> tuple[str, str]:
+        """(own location, target location) of a move or retreat, coasts settled."""
+        board, target = self.board, self.d.target
+        assert target is not None
+        here = board.province_of(location)
+        if target.province == here:
+            raise ParseFailure(ParseError.MoveToOwnProvince, province=here)
+        there = board.provinces[target.province]
+        if there.kind == "impassable":
+            raise ParseFailure(ParseError.Impassable, province=target.province)
+        if unit_type is A:
+            if there.is_sea:
+                raise ParseFailure(ParseError.ArmyToSea, province=target.province)
+            if target.coast:
+                self.note(Note.ArmyCoastIgnored, province=target.province)
+            if board.army_can_move(here, target.province):
+                return location, target.province
+            coastal = board.provinces[here].kind == "coast" and there.kind == "coast"
+            if convoy_ok and coastal:
+                if not self.d.via:
+                    self.note(Note.NeedsConvoy, province=target.province)
+                return location, target.province
+            raise ParseFailure(ParseError.NotAdjacent, province=here, target=target.province)
+        if there.kind == "land":
+            raise ParseFailure(ParseError.FleetToInland, province=target.province)
+        pairs: list[tuple[str, str]] = []
+        for source in self.sources(location):
+            for reach in board.fleet_coasts_reachable(source, target.province):
+                if target.coast is None or reach == target.location:
+                    pairs.append((source, reach))
+        if not pairs:
+            other_coasts = [
+                c for c in board.provinces[here].coasts if c not in self.sources(location)
+            ]
+            if any(board.fleet_reaches_province(c, target.province) for c in other_coasts):
+                raise ParseFailure(
+                    ParseError.NotReachableFromCoast, location=location, target=target.province
+                )
+            if target.coast and any(
+                board.fleet_reaches_province(s, target.province) for s in self.sources(location)
+            ):
+                raise ParseFailure(ParseError.CoastNotReachable, target=target.location)
+            raise ParseFailure(ParseError.NotAdjacent, province=here, target=target.province)
+        reached = sorted({reach for _, reach in pairs})
+        if len(reached) > 1:
+            raise ParseFailure(ParseError.MissingCoast, province=target.province)
+        origins = sorted({source for source, _ in pairs})
+        origin = origins[0] if len(origins) == 1 else location
+        if target.coast is None and reached[0] != target.province:
+            self.note(Note.CoastFilledIn, location=reached[0])
+        return origin, reached[0]
+
+    def move(self, unit_type: UnitType, location: str) -> Move:
+        origin, target = self.target_of_move(unit_type, location, convoy_ok=True)
+        return Move(unit_type, origin, target, via_convoy=self.d.via and unit_type is A)
+
+    def retreat(self, unit_type: UnitType, location: str) -> Retreat:
+        origin, target = self.target_of_move(unit_type, location, convoy_ok=False)
+        pos = self.ctx.position
+        if pos is not None:
+            dislodged = pos.dislodged.get(self.board.province_of(location))
+            if dislodged is not None:
+                allowed = [
+                    r
+                    for r in dislodged.retreats
+                    if self.board.province_of(r) == self.board.province_of(target)
+                ]
+                if not allowed:
+                    raise ParseFailure(ParseError.RetreatNotAllowed, target=target)
+                if target not in allowed:
+                    target = allowed[0]
+        return Retreat(unit_type, origin, target)
+
+    def build(self) -> Build:
+        d, board, pos = self.d, self.board, self.ctx.position
+        assert d.place is not None
+        if d.unit_type is None:
+            raise ParseFailure(ParseError.MissingUnitType, province=d.place.province)
+        prov = board.provinces[d.place.province]
+        owner = self.owner()
+        if not prov.supply_center or prov.home is None or (owner and prov.home != owner):
+            raise ParseFailure(ParseError.BuildNotHome, province=prov.code, power=owner or "")
+        self.check_stand(d.unit_type, d.place)
+        location = self.fleet_location(d.unit_type, d.place)
+        if d.unit_type is F and prov.coasts and d.place.coast is None:
+            raise ParseFailure(ParseError.MissingCoast, province=prov.code)
+        if pos is not None:
+            if owner and pos.centers.get(prov.code) != owner:
+                raise ParseFailure(ParseError.BuildNotOwned, province=prov.code)
+            if prov.code in pos.units:
+                raise ParseFailure(
+                    ParseError.BuildOccupied, province=prov.code, unit=str(pos.units[prov.code])
+                )
+        return Build(d.unit_type, location)
+
+
+def complete(draft: Draft, ctx: Context) -> tuple[Order, NoteList]:
+    """The canonical order ``draft`` means in ``ctx``, with notes; raises ParseFailure."""
+    completer = _Completer(draft, ctx)
+    order = completer.complete()
+    if ctx.position is not None:
+        order = check_legal(order, draft.label or ctx.power, ctx)
+    return order, completer.notes

@@ -1,0 +1,201 @@
+"""One lexicon per language: the words for orders, units, coasts, powers and provinces.
+
+The province names and codes come from the map data (``judge/adjudicator/data/standard.json``,
+names per language); the order words, extra spellings and per-language choices come from
+``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
+and Italian players also write the standard English codes), but its own words always win: that
+is how ``MAR`` is Marseilles in English and Italian and North Africa in the old French table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import NamedTuple
+
+from judge.adjudicator.geography import Board, standard_board
+from judge.parsing.text import phrase_tokens, tokenize
+
+LANGS: tuple[str, ...] = ("en", "fr", "it")
+
+# categories of phrases the grammar asks for
+PROVINCE = "province"
+POWER = "power"
+COAST = "coast"
+FILLER = "filler"
+CONJUNCTION = "conjunction"
+KEYWORDS = (
+    "hold", "move", "support", "convoy", "via", "retreat", "disband", "build", "remove", "waive",
+    "army", "fleet",
+)  # fmt: skip
+
+# map-data abbreviations are sometimes followed by source remarks; only real codes are kept
+_CODE = re.compile(r"^[A-Za-z]{2,4}$")
+_COAST_DIRECTION = {"NC": "N", "SC": "S", "EC": "E"}
+
+
+class Match(NamedTuple):
+    category: str
+    value: str
+    end: int  # index of the first token after the phrase
+
+
+@dataclass
+class Lexicon:
+    lang: str
+    # first token -> [(phrase tokens, category, value)], longest phrases first
+    phrases: dict[str, list[tuple[tuple[str, ...], str, str]]] = field(default_factory=dict)
+    # the same, split for speed: one-word phrases by word, longer ones by their first word
+    single: dict[str, dict[str, str]] = field(default_factory=dict)
+    multi: dict[str, list[tuple[tuple[str, ...], str, str]]] = field(default_factory=dict)
+    first_words: dict[str, set[str]] = field(default_factory=dict)  # category -> first words
+    vocabulary: set[str] = field(default_factory=set)
+    province_words: set[str] = field(default_factory=set)
+    single_provinces: set[str] = field(default_factory=set)
+    # alias text (folded) -> province code, for "did you mean"
+    aliases: dict[str, str] = field(default_factory=dict)
+    display: dict[str, str] = field(default_factory=dict)
+    abbreviations: dict[str, str] = field(default_factory=dict)
+    support_needs_hold_word: bool = False
+    coast_by_direction: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def add(self, tokens: tuple[str, ...], category: str, value: str) -> None:
+        if not tokens:
+            return
+        entries = self.phrases.setdefault(tokens[0], [])
+        if any(t == tokens and c == category for t, c, _ in entries):
+            return  # the first meaning given wins (own language before fallback)
+        entries.append((tokens, category, value))
+        entries.sort(key=lambda e: -len(e[0]))
+        if len(tokens) == 1:
+            self.single.setdefault(tokens[0], {}).setdefault(category, value)
+        else:
+            self.multi.setdefault(tokens[0], []).append((tokens, category, value))
+            self.multi[tokens[0]].sort(key=lambda e: -len(e[0]))
+        self.first_words.setdefault(category, set()).add(tokens[0])
+        self.vocabulary.update(tokens)
+        if category == PROVINCE:
+            self.province_words.add(" ".join(tokens))
+            if len(tokens) == 1:
+                self.single_provinces.add(tokens[0])
+
+    def match(self, tokens: tuple[str, ...], i: int, categories: frozenset[str]) -> Match | None:
+        """Longest phrase of one of ``categories`` starting at ``tokens[i]``.
+
+        Hyphens between the words of a phrase are skipped, so "Mid-Atlantic" and "Pays-Bas"
+        match names stored as separate words.
+        """
+        if i >= len(tokens):
+            return None
+        first = tokens[i]
+        multi = self.multi.get(first)
+        for phrase, category, value in multi or ():
+            if category not in categories:
+                continue
+            j = i + 1
+            ok = True
+            for word in phrase[1:]:
+                if j < len(tokens) and tokens[j] == "-" and word != "-":
+                    j += 1
+                if j >= len(tokens) or tokens[j] != word:
+                    ok = False
+                    break
+                j += 1
+            if ok:
+                return Match(category, value, j)
+        meanings = self.single.get(first)
+        if meanings:
+            for category, value in meanings.items():
+                if category in categories:
+                    return Match(category, value, i + 1)
+        return None
+
+    def coast(self, province: str, direction: str) -> str | None:
+        """The coast of ``province`` that a word meaning north/south/east names, if any."""
+        return self.coast_by_direction.get(province, {}).get(direction)
+
+    def name(self, code: str) -> str:
+        return self.display.get(code, code)
+
+    def short(self, code: str) -> str:
+        """The code a player of this language writes for ``code`` (``MAR`` -> ``TOU`` in French)."""
+        return self.abbreviations.get(code, code)
+
+
+def _read_json(name: str) -> dict:
+    return json.loads(resources.files("judge.parsing").joinpath(f"data/{name}").read_text("utf-8"))
+
+
+def _province_phrases(board: Board, lang: str, spec: dict) -> list[tuple[str, str]]:
+    """(alias text, code) pairs for ``lang``, own codes first, then names, then extras."""
+    drop = {code: {a.lower() for a in words} for code, words in spec["provinces_drop"].items()}
+    out: list[tuple[str, str]] = []
+    provinces = board.provinces
+    if spec["use_codes"]:
+        out.extend((code, code) for code in provinces)
+    for code, prov in provinces.items():
+        names = prov.names.get(lang, {})
+        for abbr in names.get("abbr", []):
+            if _CODE.match(abbr) and abbr.lower() not in drop.get(code, set()):
+                out.append((abbr, code))
+    for code, prov in provinces.items():
+        names = prov.names.get(lang, {})
+        if names.get("name"):
+            out.append((names["name"], code))
+        out.extend((other, code) for other in names.get("other_names", []))
+    for code, extras in spec["provinces_extra"].items():
+        out.extend((extra, code) for extra in extras)
+    return out
+
+
+def _coast_table(board: Board, spec: dict) -> dict[str, dict[str, str]]:
+    table: dict[str, dict[str, str]] = {}
+    for code, prov in board.provinces.items():
+        for coast in prov.coasts:
+            suffix = coast.split("/", 1)[1]
+            table.setdefault(code, {})[_COAST_DIRECTION[suffix]] = suffix
+    for code, extra in spec.get("coast_aliases", {}).items():
+        table.setdefault(code, {}).update(extra)
+    return table
+
+
+@cache
+def lexicon(lang: str) -> Lexicon:
+    """The lexicon of ``lang`` (``en``, ``fr`` or ``it``), built once."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
+    board = standard_board()
+    spec = _read_json(f"lexicon_{lang}.json")
+    common = _read_json("lexicon_common.json")
+    lex = Lexicon(lang=lang, support_needs_hold_word=spec["support_needs_hold_word"])
+    lex.coast_by_direction = _coast_table(board, common)
+    for category, words in spec["keywords"].items():
+        for word in words:
+            lex.add(tokenize(word), category, category)
+    for word in spec["fillers"]:
+        lex.add(tokenize(word), FILLER, FILLER)
+    for word in spec["conjunctions"]:
+        lex.add(tokenize(word), CONJUNCTION, CONJUNCTION)
+    for word, direction in spec["coasts"].items():
+        lex.add(tokenize(word), COAST, direction)
+    specs = [spec] + [_read_json(f"lexicon_{other}.json") for other in spec["fallback"]]
+    for source in specs:
+        for power, words in source["powers"].items():
+            for word in words:
+                lex.add(phrase_tokens(word), POWER, power)
+    for source in specs:
+        for alias, code in _province_phrases(board, source["lang"], source):
+            tokens = phrase_tokens(alias)
+            if not tokens:
+                continue
+            lex.add(tokens, PROVINCE, code)
+            lex.aliases.setdefault(" ".join(tokens), code)
+    for code, prov in board.provinces.items():
+        names = prov.names.get(lang, {})
+        lex.display[code] = spec["display"].get(code) or names.get("name") or code
+        codes = [a for a in names.get("abbr", []) if _CODE.match(a)]
+        lex.abbreviations[code] = codes[0] if codes else code
+    return lex

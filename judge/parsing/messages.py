@@ -1,0 +1,73 @@
+"""Refusals and notes in the player's language, from the templates in ``data/messages.json``."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from judge.parsing.errors import Note, ParseError
+from judge.parsing.lexicon import lexicon
+from judge.parsing.suggestions import suggest
+
+# parameters that hold a province or location code and are shown by name
+_PLACE_KEYS = frozenset({"province", "target", "location", "army"})
+
+
+@cache
+def _templates() -> dict:
+    text = resources.files("judge.parsing").joinpath("data/messages.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def place_name(code: str, lang: str) -> str:
+    """``SPA/NC`` -> ``Spain/NC`` in English, ``Espagne/NC`` in French."""
+    lex = lexicon(lang)
+    province, _, coast = code.partition("/")
+    name = lex.name(province)
+    return f"{name}/{coast}" if coast else name
+
+
+def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
+    """The message for ``reason`` in ``lang`` with ``params`` filled in."""
+    templates = _templates()
+    group = "errors" if isinstance(reason, ParseError) else "notes"
+    values: dict[str, Any] = {}
+    for key, value in params.items():
+        values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
+    if reason is ParseError.UnknownProvince:
+        values["suggestions"] = _suggestions(str(params.get("word", "")), lang)
+    template: str = templates[group][reason.value][lang]
+    return template.format_map(_Defaults(values))
+
+
+def _suggestions(word: str, lang: str) -> str:
+    lex = lexicon(lang)
+    codes = suggest(word, lex)
+    if not codes:
+        return ""
+    shown = [f"{lex.short(code)} ({lex.name(code)})" for code in codes]
+    choices = _templates()["or"][lang].join(shown)
+    return _templates()["suggestions"][lang].format(choices=choices)
+
+
+class _Defaults(dict):
+    """Missing template values show as empty rather than raising."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def describe(order: object, lang: str) -> str:
+    """A canonical order with province names of ``lang``: ``A Paris - Bourgogne``."""
+    lex = lexicon(lang)
+    words = []
+    for word in str(order).split():
+        province, _, coast = word.partition("/")
+        if len(province) == 3 and province in lex.display:
+            name = lex.name(province)
+            words.append(f"{name}/{coast}" if coast else name)
+        else:
+            words.append(word)
+    return " ".join(words)

@@ -1,0 +1,154 @@
+"""Supports and convoys: whose unit, which way, and whether the supporter can reach.
+
+Seed 002's "errori da evitare" each get their own reason here: a supporter that does not
+border the target, a fleet that borders it only by land, an army supporting into a sea or a
+fleet inland, a convoy by a fleet on a coast, and a bare Italian support the mail cannot settle.
+"""
+
+from __future__ import annotations
+
+from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, UnitType
+from judge.parsing.errors import Note, ParseError, ParseFailure
+from judge.parsing.grammar import Kind
+from judge.parsing.reading import A, F, UnitReading
+
+
+class SupportReading(UnitReading):
+    def other_unit(self, reach: str) -> tuple[UnitType, str]:
+        """The supported or convoyed unit: its type and province."""
+        d, pos = self.d, self.ctx.position
+        assert d.other is not None
+        if pos is not None:
+            unit = pos.units.get(d.other.province)
+            if unit is None:
+                error = (
+                    ParseError.NoUnitToConvoy
+                    if d.kind is Kind.CONVOY
+                    else ParseError.NoUnitToSupport
+                )
+                raise ParseFailure(error, province=d.other.province)
+            if d.other_type and d.other_type is not unit.type:
+                raise ParseFailure(
+                    ParseError.WrongUnitType, unit=str(unit), written=d.other_type.value
+                )
+            return unit.type, unit.location
+        unit_type = d.other_type or self.ctx.known_types.get(d.other.province)
+        if unit_type is None:
+            unit_type = self.infer_other_type(reach)
+        self.check_stand(unit_type, d.other)
+        return unit_type, d.other.location
+
+    def infer_other_type(self, reach: str) -> UnitType:
+        d, board = self.d, self.board
+        assert d.other is not None
+        here = board.provinces[d.other.province]
+        if here.is_sea:
+            return F
+        if here.kind == "land":
+            return A
+        if d.target is not None:
+            there = board.provinces[reach]
+            if there.is_sea:
+                return F
+            if there.kind == "land":
+                return A
+            army = board.army_can_move(d.other.province, reach)
+            fleet = any(board.fleet_reaches_province(s, reach) for s in self.sources(d.other))
+            if army and not fleet:
+                return A
+            if fleet and not army:
+                return F
+        raise ParseFailure(ParseError.MissingUnitType, province=d.other.province)
+
+    def support(self, unit_type: UnitType, location: str) -> SupportHold | SupportMove:
+        d, board = self.d, self.board
+        assert d.other is not None
+        here = board.province_of(location)
+        if d.other.province == here:
+            raise ParseFailure(ParseError.SupportsItself, province=here)
+        reach = d.target.province if d.target else d.other.province
+        self.check_support_reach(unit_type, location, reach)
+        other_type, other_location = self.other_unit(reach)
+        other_province = board.province_of(other_location)
+        if d.target is None:
+            if not d.hold_word and self.ctx.support_needs_hold_word:
+                self.settle_bare_support(other_province)
+            return SupportHold(unit_type, location, other_type, other_province)
+        if d.target.province == other_province:
+            raise ParseFailure(
+                ParseError.SupportedMoveImpossible,
+                unit=f"{other_type.value} {other_province}",
+                target=reach,
+            )
+        there = board.provinces[reach]
+        possible: bool
+        if other_type is A:
+            coastal = board.provinces[other_province].kind == "coast" and there.kind == "coast"
+            possible = not there.is_sea and (board.army_can_move(other_province, reach) or coastal)
+        else:
+            possible = any(
+                board.fleet_reaches_province(s, reach) for s in self.sources(other_location)
+            )
+        if not possible:
+            raise ParseFailure(
+                ParseError.SupportedMoveImpossible,
+                unit=f"{other_type.value} {other_province}",
+                target=reach,
+            )
+        if d.target.coast:
+            self.note(Note.SupportCoastIgnored, location=d.target.location)
+        return SupportMove(unit_type, location, other_type, other_province, reach)
+
+    def settle_bare_support(self, other: str) -> None:
+        """A support that says neither "holds" nor where the unit goes (seed 002's house rule)."""
+        kind = self.ctx.batch_kinds.get(other)
+        if kind is Kind.MOVE:
+            raise ParseFailure(ParseError.SupportHoldOfMovingUnit, province=other)
+        if kind in (Kind.HOLD, Kind.SUPPORT, Kind.CONVOY) and other not in self.ctx.moving_into:
+            self.note(Note.ReadAsSupportHold, province=other)
+            return
+        raise ParseFailure(ParseError.SupportAmbiguous, province=other)
+
+    def check_support_reach(self, unit_type: UnitType, location: str, reach: str) -> None:
+        board = self.board
+        here = board.province_of(location)
+        there = board.provinces[reach]
+        if reach == here:
+            raise ParseFailure(ParseError.SupportNotAdjacent, province=here, target=reach)
+        if unit_type is A:
+            if there.is_sea:
+                raise ParseFailure(ParseError.ArmySupportsIntoSea, province=reach)
+            if not board.army_can_move(here, reach):
+                raise ParseFailure(ParseError.SupportNotAdjacent, province=here, target=reach)
+            return
+        if there.kind == "land":
+            raise ParseFailure(ParseError.FleetSupportsInland, province=reach)
+        if any(board.fleet_reaches_province(s, reach) for s in self.sources(location)):
+            return
+        if any(board.fleet_reaches_province(c, reach) for c in board.provinces[here].coasts):
+            raise ParseFailure(ParseError.SupportFromWrongCoast, location=location, target=reach)
+        if board.army_can_move(here, reach):
+            raise ParseFailure(ParseError.SupportWithoutSeaBorder, province=here, target=reach)
+        raise ParseFailure(ParseError.SupportNotAdjacent, province=here, target=reach)
+
+    def convoy(self, unit_type: UnitType, location: str) -> Convoy:
+        d, board = self.d, self.board
+        assert d.other is not None and d.target is not None
+        here = board.province_of(location)
+        if unit_type is A:
+            raise ParseFailure(ParseError.ConvoyByArmy, province=here)
+        if not board.provinces[here].is_sea:
+            raise ParseFailure(ParseError.ConvoyByCoastalFleet, province=here)
+        if d.other_type is F:
+            raise ParseFailure(ParseError.ConvoyOfFleet, province=d.other.province)
+        other_type, other_location = self.other_unit(d.target.province)
+        if other_type is F:
+            raise ParseFailure(ParseError.ConvoyOfFleet, province=d.other.province)
+        start, end = board.provinces[d.other.province], board.provinces[d.target.province]
+        if end.is_sea:
+            raise ParseFailure(ParseError.ArmyToSea, province=end.code)
+        if start.kind != "coast" or end.kind != "coast":
+            raise ParseFailure(ParseError.ConvoyNotCoastal, province=start.code, target=end.code)
+        if start.code == end.code:
+            raise ParseFailure(ParseError.MoveToOwnProvince, province=start.code)
+        return Convoy(F, location, start.code, end.code)

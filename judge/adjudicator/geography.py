@@ -76,9 +76,7 @@ class Board:
 
     def can_fleet_stand(self, location: str) -> bool:
         """Fleets stand at sea, on a one-coast coastal province, or on a named coast."""
-        if location in self.fleet_adjacency:
-            return True
-        return False
+        return location in self.fleet_adjacency
 
     def army_can_move(self, source: str, target: str) -> bool:
         return self.province_of(target) in self.army_adjacency.get(self.province_of(source), ())
@@ -93,7 +91,9 @@ class Board:
         return any(self.province_of(t) == province for t in targets)
 
     def fleet_coasts_reachable(self, source: str, province: str) -> list[str]:
-        return sorted(t for t in self.fleet_adjacency.get(source, ()) if self.province_of(t) == province)
+        return sorted(
+            t for t in self.fleet_adjacency.get(source, ()) if self.province_of(t) == province
+        )
 
     def can_reach(self, unit_type: str, source: str, province: str) -> bool:
         """Whether a unit of ``unit_type`` at ``source`` borders ``province`` (support reach)."""

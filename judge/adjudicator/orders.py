@@ -61,7 +61,9 @@ class SupportHold:
     supported: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} S {self.supported_type.value} {self.supported}"
+        return (
+            f"{self.unit_type.value} {self.location} S {self.supported_type.value} {self.supported}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

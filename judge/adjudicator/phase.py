@@ -69,7 +69,15 @@ class Phase:
     def following(self) -> Phase:
         """The phase after this one, before skipping empty retreat/adjustment phases."""
         if self.season is Season.SPRING:
-            return Phase.make("S", self.year, "R") if self.is_movement else Phase.make("F", self.year, "M")
+            return (
+                Phase.make("S", self.year, "R")
+                if self.is_movement
+                else Phase.make("F", self.year, "M")
+            )
         if self.season is Season.FALL:
-            return Phase.make("F", self.year, "R") if self.is_movement else Phase.make("W", self.year, "A")
+            return (
+                Phase.make("F", self.year, "R")
+                if self.is_movement
+                else Phase.make("W", self.year, "A")
+            )
         return Phase.make("S", self.year + 1, "M")

@@ -61,7 +61,9 @@ class Position:
         return cls(ph, placed, owned)
 
     def units_of(self, power: str) -> list[Unit]:
-        return sorted((u for u in self.units.values() if u.power == power), key=lambda u: u.location)
+        return sorted(
+            (u for u in self.units.values() if u.power == power), key=lambda u: u.location
+        )
 
     def centers_of(self, power: str) -> list[str]:
         return sorted(c for c, p in self.centers.items() if p == power)

@@ -1,0 +1,51 @@
+"""Winter adjustments: builds, waives, removals, and the civil-disorder removals of the rulebook.
+
+Builds and removals are taken one by one in the order written; orders beyond what a power is
+owed are refused. A power that orders too few removals loses the units farthest from home
+(2008 rulebook: distance in provinces whatever the unit type), fleets before armies at equal
+distance, then by province code. DATC 3.0 (2023 rulebook) measures distance to *owned* centres
+instead; ``RemovalDistance.OWNED`` selects that.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import lru_cache
+
+from judge.adjudicator.geography import Board
+from judge.adjudicator.orders import Unit, UnitType
+
+
+class RemovalDistance(StrEnum):
+    HOME = "home"  # 2008 rulebook and the seeds: distance to the power's home centres
+    OWNED = "owned"  # 2023 rulebook / DATC 3.0: distance to the centres it owns now
+
+
+@lru_cache(maxsize=256)
+def _distances(board: Board, targets: frozenset[str]) -> dict[str, int]:
+    return board.distances(targets)
+
+
+def removal_order(board: Board, units: list[Unit], reference: frozenset[str]) -> list[Unit]:
+    """``units`` sorted from first to remove to last."""
+    dist = _distances(board, reference) if reference else {}
+    far = len(board.provinces) + 1  # no reference centre at all: everything is "far"
+
+    def key(unit: Unit) -> tuple[int, int, str]:
+        return (
+            -dist.get(unit.province, far),
+            0 if unit.type is UnitType.FLEET else 1,
+            unit.province,
+        )
+
+    return sorted(units, key=key)
+
+
+def builds_possible(
+    power: str,
+    units: dict[str, Unit],
+    centers: dict[str, str],
+    homes: tuple[str, ...],
+) -> int:
+    """How many home centres are free and owned (an upper bound on usable builds)."""
+    return sum(1 for h in homes if centers.get(h) == power and h not in units)

@@ -1,0 +1,150 @@
+"""What every phase shares: reading the orders, the next phase, centre capture.
+
+An order *governs* a unit when it is the first order its owner gave for it (legal or not); the
+units no order governs get the phase's default. After a phase, empty retreat and adjustment
+phases are skipped, and after the Fall (its retreats, if any) supply centres change hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from judge.adjudicator.adjustments import builds_possible
+from judge.adjudicator.geography import Board
+from judge.adjudicator.legality import Refusal, normalize
+from judge.adjudicator.orders import Hold, Order, Unit, UnitType, Waive
+from judge.adjudicator.outcomes import OrderResult
+from judge.adjudicator.phase import Phase, Season
+from judge.adjudicator.position import Dislodged, Position
+
+# refusals that say the order is about no unit of the ordering power: such an order never
+# governs a unit, so that unit still gets its default
+NOT_ABOUT_OWN_UNIT = frozenset(
+    {Refusal.NO_UNIT, Refusal.NOT_YOUR_UNIT, Refusal.UNKNOWN_LOCATION, Refusal.NOT_DISLODGED}
+)
+
+
+@dataclass(slots=True)
+class Entry:
+    power: str
+    order: Order
+    norm: Order | Refusal
+    province: str | None  # the unit this order governs, if it governs one
+
+
+def read_orders(
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    board: Board,
+    owners: Mapping[str, Unit],
+) -> tuple[list[Entry], dict[str, Entry]]:
+    entries: list[Entry] = []
+    governing: dict[str, Entry] = {}
+    for power, given in orders.items():
+        for order in given:
+            norm = normalize(position, power, order, board)
+            entry = Entry(power, order, norm, None)
+            entries.append(entry)
+            if isinstance(order, Waive):
+                continue
+            if isinstance(norm, Refusal) and norm in NOT_ABOUT_OWN_UNIT:
+                continue
+            prov = order.location.split("/", 1)[0]
+            unit = owners.get(prov)
+            if unit is None or unit.power != power:
+                continue
+            if prov in governing:
+                entry.norm = Refusal.DUPLICATE_ORDER
+                continue
+            entry.province = prov
+            governing[prov] = entry
+    return entries, governing
+
+
+def by_power(entries: list[OrderResult]) -> dict[str, list[OrderResult]]:
+    out: dict[str, list[OrderResult]] = {}
+    for r in entries:
+        out.setdefault(r.power, []).append(r)
+    return out
+
+
+def capture_centers(
+    board: Board, units: Mapping[str, Unit], centers: dict[str, str]
+) -> dict[str, str]:
+    owned = dict(centers)
+    for prov, unit in units.items():
+        if board.provinces[prov].supply_center:
+            owned[prov] = unit.power
+    return owned
+
+
+def adjustments_needed(position: Position) -> bool:
+    units_count: dict[str, int] = {}
+    for unit in position.units.values():
+        units_count[unit.power] = units_count.get(unit.power, 0) + 1
+    center_count: dict[str, int] = {}
+    for power in position.centers.values():
+        center_count[power] = center_count.get(power, 0) + 1
+    for power in set(units_count) | set(center_count):
+        have, own = units_count.get(power, 0), center_count.get(power, 0)
+        if have > own:
+            return True
+        homes = position.homes.get(power, ())
+        if own > have and builds_possible(power, position.units, position.centers, homes):
+            return True
+    return False
+
+
+def advance(after: Phase, position: Position) -> Phase:
+    nxt = following(after)
+    while True:
+        if (nxt.is_retreat and not position.dislodged) or (
+            nxt.is_adjustment and not adjustments_needed(position)
+        ):
+            nxt = following(nxt)
+        else:
+            return nxt
+
+
+def finish(
+    phase: Phase,
+    board: Board,
+    units: dict[str, Unit],
+    centers: dict[str, str],
+    dislodged: dict[str, Dislodged],
+    homes: dict[str, tuple[str, ...]],
+) -> Position:
+    if phase.season is Season.FALL and not dislodged:
+        centers = capture_centers(board, units, centers)
+    nxt = Position(phase, units, centers, dislodged, homes)
+    nxt.phase = advance(phase, nxt)
+    return nxt
+
+
+# Units and holds are immutable values; making a frozen dataclass costs about a microsecond, so
+# the ones made for a phase are kept for the next (the map bounds how many there can be).
+_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+_HOLDS: dict[tuple[UnitType, str], Hold] = {}
+
+
+def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
+    key = (power, kind, loc)
+    unit = _UNITS.get(key)
+    if unit is None:
+        unit = _UNITS[key] = Unit(power, kind, loc)
+    return unit
+
+
+def hold_value(kind: UnitType, loc: str) -> Hold:
+    key = (kind, loc)
+    order = _HOLDS.get(key)
+    if order is None:
+        order = _HOLDS[key] = Hold(kind, loc)
+    return order
+
+
+@cache
+def following(phase: Phase) -> Phase:
+    return phase.following()

@@ -1,0 +1,308 @@
+"""Every legal order for a power's units, and a seeded random player built on it.
+
+``possible_orders(position, power)`` -> location -> orders (movement: hold, moves including
+convoyed ones the fleets on the board could carry, supports, convoys; retreat: retreats and
+disband; adjustment: builds by home centre, waive under ``"WAIVE"``, or removals). Every order
+listed passes ``legality.check``. ``random_orders`` draws one order per unit from these lists
+with an injected ``random.Random``, so games are reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
+from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.legality import Refusal, build_location
+from judge.adjudicator.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+)
+from judge.adjudicator.position import Position
+
+ARMY = UnitType.ARMY
+FLEET = UnitType.FLEET
+
+
+@cache
+def _fleet_moves(board: Board, location: str) -> tuple[str, ...]:
+    return tuple(sorted(board.fleet_adjacency.get(location, ())))
+
+
+@cache
+def _reach(board: Board, unit_type: UnitType, location: str) -> frozenset[str]:
+    """Provinces a unit could support into (and, without convoys, move to)."""
+    if unit_type is ARMY:
+        return board.army_adjacency.get(location.split("/", 1)[0], frozenset())
+    return frozenset(t.split("/", 1)[0] for t in board.fleet_adjacency.get(location, ()))
+
+
+@cache
+def _movers_into(board: Board) -> dict[str, tuple[tuple[str, UnitType, str], ...]]:
+    """Province -> every (province, unit type, location) from which a unit could move there."""
+    into: dict[str, list[tuple[str, UnitType, str]]] = {}
+    for loc in sorted(board.locations):
+        prov = loc.split("/", 1)[0]
+        for kind in (ARMY, FLEET):
+            if kind is ARMY and (loc != prov or not board.can_army_stand(loc)):
+                continue
+            if kind is FLEET and not board.can_fleet_stand(loc):
+                continue
+            for target in sorted(_reach(board, kind, loc)):
+                into.setdefault(target, []).append((prov, kind, loc))
+    return {t: tuple(v) for t, v in into.items()}
+
+
+class _SeaLanes:
+    """The seas holding fleets, grouped into connected stretches an army could cross."""
+
+    def __init__(self, board: Board, units: dict[str, Unit]) -> None:
+        seas = sea_neighbours(board)
+        self.touching = seas_touching(board)
+        fleet_seas = {p for p, u in units.items() if u.type is FLEET and p in seas}
+        self.stretch_of: dict[str, int] = {}
+        self.coasts: list[set[str]] = []
+        for start in sorted(fleet_seas):
+            if start in self.stretch_of:
+                continue
+            index = len(self.coasts)
+            coasts: set[str] = set()
+            stack = [start]
+            self.stretch_of[start] = index
+            while stack:
+                sea = stack.pop()
+                for nxt in seas[sea]:
+                    if nxt in seas:
+                        if nxt in fleet_seas and nxt not in self.stretch_of:
+                            self.stretch_of[nxt] = index
+                            stack.append(nxt)
+                    else:
+                        coasts.add(nxt)
+            self.coasts.append(coasts)
+
+    def stretches(self, prov: str) -> set[int]:
+        return {self.stretch_of[s] for s in self.touching.get(prov, ()) if s in self.stretch_of}
+
+    def reach(self, prov: str) -> set[str]:
+        out: set[str] = set()
+        for index in self.stretches(prov):
+            out |= self.coasts[index]
+        out.discard(prov)
+        return out
+
+
+@cache
+def _own_moves(board: Board, kind: UnitType, loc: str) -> tuple[Order, ...]:
+    """Hold and every move by land or sea lane (no convoy) for a unit at ``loc``."""
+    orders: list[Order] = [Hold(kind, loc)]
+    if kind is ARMY:
+        adjacent = board.army_adjacency.get(loc, frozenset())
+        orders.extend(Move(kind, loc, target) for target in sorted(adjacent))
+    else:
+        orders.extend(Move(kind, loc, target) for target in _fleet_moves(board, loc))
+    return tuple(orders)
+
+
+# Orders are immutable values and building a frozen dataclass costs about a microsecond, so the
+# orders made for one call are kept for the next (the map bounds how many there can be).
+_SUPPORT_HOLDS: dict[tuple[UnitType, str, UnitType, str], SupportHold] = {}
+_SUPPORT_MOVES: dict[tuple[UnitType, str, UnitType, str, str], SupportMove] = {}
+_CONVOYED_MOVES: dict[tuple[str, str, bool], Move] = {}
+
+
+def _support_hold(t: UnitType, loc: str, kind: UnitType, other: str) -> SupportHold:
+    key = (t, loc, kind, other)
+    order = _SUPPORT_HOLDS.get(key)
+    if order is None:
+        order = _SUPPORT_HOLDS[key] = SupportHold(t, loc, kind, other)
+    return order
+
+
+def _support_move(t: UnitType, loc: str, kind: UnitType, other: str, target: str) -> SupportMove:
+    key = (t, loc, kind, other, target)
+    order = _SUPPORT_MOVES.get(key)
+    if order is None:
+        order = _SUPPORT_MOVES[key] = SupportMove(t, loc, kind, other, target)
+    return order
+
+
+def _convoyed_move(loc: str, target: str, via: bool) -> Move:
+    key = (loc, target, via)
+    order = _CONVOYED_MOVES.get(key)
+    if order is None:
+        order = _CONVOYED_MOVES[key] = Move(ARMY, loc, target, via)
+    return order
+
+
+@cache
+def _convoys(board: Board, fleet_loc: str, army: str) -> tuple[Convoy, ...]:
+    return tuple(
+        Convoy(FLEET, fleet_loc, army, target)
+        for target in sorted(convoy_destinations(board, fleet_loc, army))
+    )
+
+
+class _SeaView:
+    """What every power's listing shares: the sea lanes and who they could carry where."""
+
+    __slots__ = ("key", "lanes", "by_sea_into")
+
+    def __init__(self, board: Board, units: dict[str, Unit], key: tuple) -> None:
+        self.key = key
+        self.lanes = (
+            _SeaLanes(board, units) if any(u.type is FLEET for u in units.values()) else None
+        )
+        # armies that could be carried into each coastal province, by the stretch they touch
+        self.by_sea_into: dict[str, list[Unit]] = {}
+        lanes = self.lanes
+        if lanes is not None and lanes.coasts:
+            armies_on: dict[int, list[Unit]] = {}
+            for prov, unit in units.items():
+                if unit.type is ARMY:
+                    for index in lanes.stretches(prov):
+                        armies_on.setdefault(index, []).append(unit)
+            for index, armies in armies_on.items():
+                for coast in lanes.coasts[index]:
+                    self.by_sea_into.setdefault(coast, []).extend(armies)
+
+
+# The seven listings of one phase share one view; the key compares unit objects by identity
+# first, so checking it costs next to nothing.
+_LAST_VIEW: list[_SeaView] = []
+
+
+def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
+    key = (id(board), tuple(units.items()))
+    last = _LAST_VIEW[0] if _LAST_VIEW else None
+    if last is not None and last.key == key:
+        return last
+    view = _SeaView(board, units, key)
+    _LAST_VIEW[:] = [view]
+    return view
+
+
+def _movement(position: Position, power: str, board: Board) -> dict[str, list[Order]]:
+    units = position.units
+    view = _sea_view(board, units)
+    lanes = view.lanes
+    by_sea_into = view.by_sea_into
+    movers_into = _movers_into(board)
+    out: dict[str, list[Order]] = {}
+    for prov, unit in units.items():
+        if unit.power != power:
+            continue
+        t, loc = unit.type, unit.location
+        orders: list[Order] = list(_own_moves(board, t, loc))
+        if t is ARMY and lanes is not None:
+            adjacent = board.army_adjacency.get(prov, frozenset())
+            for target in sorted(lanes.reach(prov)):
+                orders.append(_convoyed_move(loc, target, target in adjacent))
+        for target in sorted(_reach(board, t, loc)):
+            other = units.get(target)
+            if other is not None:
+                orders.append(_support_hold(t, loc, other.type, other.location))
+            seen: set[str] = set()
+            for mover_prov, kind, mover_loc in movers_into.get(target, ()):
+                mover = units.get(mover_prov)
+                if mover is None or mover.type is not kind or mover.location != mover_loc:
+                    continue
+                if mover_prov != prov:
+                    seen.add(mover_prov)
+                    orders.append(_support_move(t, loc, kind, mover_loc, target))
+            for army in by_sea_into.get(target, ()):
+                if army.location not in seen and army.location != prov and army.location != target:
+                    seen.add(army.location)
+                    orders.append(_support_move(t, loc, ARMY, army.location, target))
+        if t is FLEET and lanes is not None and prov in lanes.stretch_of:
+            for army_prov, army in units.items():
+                if army.type is ARMY:
+                    orders.extend(_convoys(board, loc, army_prov))
+        out[loc] = orders
+    return out
+
+
+def _retreats(position: Position, power: str) -> dict[str, list[Order]]:
+    out: dict[str, list[Order]] = {}
+    for d in position.dislodged.values():
+        unit = d.unit
+        if unit.power != power:
+            continue
+        orders: list[Order] = [Retreat(unit.type, unit.location, r) for r in d.retreats]
+        orders.append(Disband(unit.type, unit.location))
+        out[unit.location] = orders
+    return out
+
+
+def _adjustments(position: Position, power: str, board: Board) -> dict[str, list[Order]]:
+    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    out: dict[str, list[Order]] = {}
+    if owed < 0:
+        for unit in position.units_of(power):
+            out[unit.location] = [Disband(unit.type, unit.location)]
+        return out
+    if owed == 0:
+        return out
+    for home in position.homes.get(power, ()):
+        if position.centers.get(home) != power or home in position.units:
+            continue
+        builds: list[Order] = []
+        province = board.provinces[home]
+        if province.is_land:
+            builds.append(Build(ARMY, home))
+        for where in province.coasts or (home,):
+            if not isinstance(build_location(board, FLEET, where), Refusal):
+                builds.append(Build(FLEET, where))
+        out[home] = builds
+    out["WAIVE"] = [Waive()]
+    return out
+
+
+def possible_orders(
+    position: Position, power: str, board: Board | None = None
+) -> dict[str, list[Order]]:
+    b = board or standard_board()
+    if position.phase.is_movement:
+        return _movement(position, power, b)
+    if position.phase.is_retreat:
+        return _retreats(position, power)
+    return _adjustments(position, power, b)
+
+
+def random_orders(
+    position: Position, power: str, rng: random.Random, board: Board | None = None
+) -> list[Order]:
+    """One plausible order per unit (moves favoured over supports), drawn from the legal ones."""
+    options = possible_orders(position, power, board)
+    if position.phase.is_movement:
+        chosen: list[Order] = []
+        for orders in options.values():
+            moves = [o for o in orders if isinstance(o, Move)]
+            supports = [o for o in orders if isinstance(o, SupportHold | SupportMove | Convoy)]
+            roll = rng.random()
+            if roll < 0.55 and moves:
+                chosen.append(rng.choice(moves))
+            elif roll < 0.9 and supports:
+                chosen.append(rng.choice(supports))
+            else:
+                chosen.append(orders[0])
+        return chosen
+    if position.phase.is_retreat:
+        return [rng.choice(orders) for orders in options.values()]
+    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    if owed < 0:
+        victims = rng.sample(sorted(options), -owed)
+        return [options[v][0] for v in victims]
+    homes = [h for h in sorted(options) if h != "WAIVE"]
+    rng.shuffle(homes)
+    return [rng.choice(options[h]) for h in homes[:owed]]

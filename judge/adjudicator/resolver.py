@@ -1,0 +1,369 @@
+"""Movement resolution, after Kruijswijk's "The Math of Adjudication" (guess, check, back up).
+
+The only decisions are *move* (does a move succeed?) and *path* (does a convoyed army still have
+an undisrupted chain of fleets?). Strengths, cuts and dislodgements are computed from them on
+demand. ``_resolve`` guesses when a decision depends on itself; if both guesses are consistent
+and differ, the cycle is either a convoy paradox (a path decision is in it: the Szykman rule, the
+convoyed moves fail without effect) or circular movement (every move in it succeeds).
+
+Input orders are already normalized by ``legality``; units without a legal order hold.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from judge.adjudicator.convoy_routes import route_exists
+from judge.adjudicator.geography import Board
+from judge.adjudicator.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, UnitType
+from judge.adjudicator.outcomes import Outcome
+
+_ARMY = UnitType.ARMY
+_PATH = "*"  # prefix of path-decision keys; move decisions are keyed by the mover's province
+
+
+class UnitFate(NamedTuple):
+    outcome: Outcome
+    by: tuple[str, ...] = ()
+    dislodged_by: str | None = None
+
+
+_PROVINCES: dict[int, tuple[Board, dict[str, str]]] = {}
+
+
+def province_index(board: Board) -> dict[str, str]:
+    """Location -> province, per board (``split`` on every lookup showed up in profiles)."""
+    entry = _PROVINCES.get(id(board))
+    if entry is None or entry[0] is not board:
+        entry = _PROVINCES[id(board)] = (
+            board,
+            {loc: loc.split("/", 1)[0] for loc in board.locations},
+        )
+    return entry[1]
+
+
+_LABELS: dict[tuple[UnitType, str], str] = {}
+
+
+def unit_label(unit: Unit) -> str:
+    """``A PAR`` for a unit, made once per unit type and location."""
+    key = (unit.type, unit.location)
+    text = _LABELS.get(key)
+    if text is None:
+        text = _LABELS[key] = str(unit)
+    return text
+
+
+SUCCESS_FATE = UnitFate(Outcome.SUCCEEDS)
+VOID_FATE = UnitFate(Outcome.VOID)
+
+
+class MovementResolver:
+    """One movement phase. Build it, call ``run()``, then read the public fields."""
+
+    __slots__ = (
+        "board",
+        "units",
+        "orders",
+        "move_to",
+        "move_loc",
+        "attackers",
+        "convoyed",
+        "no_route",
+        "paradox",
+        "fleets_for",
+        "hold_support",
+        "move_support",
+        "support_into",
+        "void",
+        "guess",
+        "result",
+        "h2h",
+        "deps",
+        "arrivals",
+        "cuts",
+    )
+
+    def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order]) -> None:
+        self.board = board
+        self.units = units
+        self.orders = orders
+        self.move_to: dict[str, str] = {}
+        self.move_loc: dict[str, str] = {}
+        self.attackers: dict[str, list[str]] = {}
+        self.convoyed: set[str] = set()
+        self.no_route: set[str] = set()
+        self.paradox: set[str] = set()
+        self.fleets_for: dict[str, list[str]] = {}
+        self.hold_support: dict[str, list[str]] = {}
+        self.move_support: dict[str, list[str]] = {}
+        self.support_into: dict[str, str | None] = {}
+        self.void: set[str] = set()
+        self.guess: dict[str, bool] = {}  # decisions being guessed
+        self.result: dict[str, bool] = {}  # decisions taken
+        self.h2h: set[str] = set()  # movers in a head-to-head battle (neither convoyed)
+        self.deps: list[str] = []
+        self.arrivals: dict[str, str] = {}  # province -> the unit that moved in (after run)
+        self.cuts: dict[str, str | None] | None = None  # memo of cuts, once every move is decided
+        self._index()
+
+    # ----------------------------------------------------------------- set-up
+    def _index(self) -> None:
+        board = self.board
+        units = self.units
+        move_to = self.move_to
+        move_loc = self.move_loc
+        attackers = self.attackers
+        orders = self.orders
+        province = province_index(board)
+        convoys: list[tuple[str, Convoy]] = []
+        supports: list[tuple[str, Order]] = []
+        armies_moving: list[str] = []
+        for prov, order in orders.items():
+            kind = order.__class__
+            if kind is Move:
+                target = province[order.target]  # type: ignore[union-attr]
+                move_to[prov] = target
+                move_loc[prov] = order.target  # type: ignore[union-attr]
+                if target in attackers:
+                    attackers[target].append(prov)
+                else:
+                    attackers[target] = [prov]
+                if order.unit_type is _ARMY:  # type: ignore[union-attr]
+                    armies_moving.append(prov)
+            elif kind is Convoy:
+                convoys.append((prov, order))  # type: ignore[arg-type]
+            elif kind is SupportHold or kind is SupportMove:
+                supports.append((prov, order))
+        for lst in attackers.values():
+            if len(lst) > 1:
+                lst.sort()
+        fleets_for = self.fleets_for
+        for prov, order in convoys:
+            if move_to.get(order.army) == order.target and units[order.army].type is _ARMY:
+                fleets_for.setdefault(order.army, []).append(prov)
+            else:
+                self.void.add(prov)
+        army_adj = board.army_adjacency
+        if not fleets_for and not any(orders[p].via_convoy for p in armies_moving):  # type: ignore[union-attr]
+            armies_moving = [p for p in armies_moving if move_to[p] not in army_adj[p]]
+        for prov in armies_moving:
+            target = move_to[prov]
+            fleets = fleets_for.get(prov, ())
+            if target in army_adj[prov]:
+                if not fleets and not orders[prov].via_convoy:  # type: ignore[union-attr]
+                    continue
+                power = units[prov].power
+                own = any(units[f].power == power for f in fleets)
+                if not (orders[prov].via_convoy or own):  # type: ignore[union-attr]
+                    continue  # the land route; foreign convoys cannot kidnap an army
+            self.convoyed.add(prov)
+            if not fleets or not route_exists(board, prov, target, fleets):
+                self.no_route.add(prov)
+                self.result[_PATH + prov] = False
+        for prov, fleets in fleets_for.items():
+            if prov not in self.convoyed or prov in self.no_route:
+                self.void.update(fleets)
+        convoyed = self.convoyed
+        for prov, target in move_to.items():
+            if move_to.get(target) == prov and prov not in convoyed and target not in convoyed:
+                self.h2h.add(prov)
+        for prov, order in supports:
+            src = province[order.supported]  # type: ignore[union-attr]
+            if order.__class__ is SupportMove:
+                target = order.target  # type: ignore[union-attr]
+                tprov = province[target]
+                if move_to.get(src) == tprov and (target == tprov or target == move_loc[src]):
+                    self.move_support.setdefault(src, []).append(prov)
+                    self.support_into[prov] = tprov
+                else:
+                    self.void.add(prov)
+            elif src in move_to:
+                self.void.add(prov)
+            else:
+                self.hold_support.setdefault(src, []).append(prov)
+                self.support_into[prov] = None
+
+    # -------------------------------------------------------------- decisions
+    def _resolve(self, node: str) -> bool:
+        known = self.result.get(node)
+        if known is not None:
+            return known
+        guess = self.guess
+        deps = self.deps
+        guessed = guess.get(node)
+        if guessed is not None:
+            if node not in deps:
+                deps.append(node)
+            return guessed
+        old = len(deps)
+        guess[node] = False
+        first = self._adjudicate(node)
+        if len(deps) == old:
+            del guess[node]
+            known = self.result.get(node)
+            if known is None:
+                self.result[node] = first
+                return first
+            return known
+        if deps[old] != node:
+            # part of a cycle that started higher up: keep guessing there
+            deps.append(node)
+            guess[node] = first
+            return first
+        self._forget(old)
+        guess[node] = True
+        second = self._adjudicate(node)
+        if first == second:
+            self._forget(old)
+            guess.pop(node, None)
+            self.result[node] = first
+            return first
+        self._backup(old)
+        return self._resolve(node)
+
+    def _forget(self, old: int) -> None:
+        guess = self.guess
+        for n in self.deps[old:]:
+            guess.pop(n, None)
+        del self.deps[old:]
+
+    def _backup(self, old: int) -> None:
+        cycle = self.deps[old:]
+        self._forget(old)
+        if any(n[0] == _PATH for n in cycle):
+            # Szykman: the convoyed armies of the paradox fail and have no effect
+            for n in cycle:
+                if n[0] == _PATH:
+                    self.result[n] = False
+                    self.paradox.add(n[1:])
+        else:
+            # circular movement: everybody moves
+            for n in cycle:
+                self.result[n] = True
+
+    def _adjudicate(self, node: str) -> bool:
+        if node[0] == _PATH:
+            army = node[1:]
+            return route_exists(
+                self.board,
+                army,
+                self.move_to[army],
+                self.fleets_for[army],
+                self._fleet_stays,
+            )
+        return self._move_succeeds(node)
+
+    def _fleet_stays(self, fleet: str) -> bool:
+        return not any(self._resolve(a) for a in self.attackers.get(fleet, ()))
+
+    def _has_path(self, prov: str) -> bool:
+        return prov not in self.convoyed or self._resolve(_PATH + prov)
+
+    def _head_to_head(self, prov: str) -> bool:
+        return prov in self.h2h
+
+    def _support_cut(self, supporter: str) -> bool:
+        return self._cutter(supporter) is not None
+
+    def _cutter(self, supporter: str) -> str | None:
+        if self.cuts is not None:
+            # every decision is taken: the answer cannot change any more
+            if supporter not in self.cuts:
+                self.cuts[supporter] = self._find_cutter(supporter)
+            return self.cuts[supporter]
+        return self._find_cutter(supporter)
+
+    def _find_cutter(self, supporter: str) -> str | None:
+        attackers = self.attackers.get(supporter)
+        if not attackers:
+            return None
+        power = self.units[supporter].power
+        into = self.support_into.get(supporter)
+        for a in attackers:
+            if a == into:
+                # the attacked unit cannot cut the support against it, only dislodge the supporter
+                if self._resolve(a):
+                    return a
+                continue
+            if self.units[a].power == power:
+                continue
+            if a in self.convoyed and not self._resolve(_PATH + a):
+                continue
+            return a
+        return None
+
+    def _given(self, supporters: list[str] | tuple[str, ...], exclude: str | None = None) -> int:
+        n = 0
+        units = self.units
+        for s in supporters:
+            if exclude is not None and units[s].power == exclude:
+                continue
+            if not self._support_cut(s):
+                n += 1
+        return n
+
+    def _attack(self, prov: str) -> int:
+        if prov in self.convoyed and not self._resolve(_PATH + prov):
+            return 0
+        target = self.move_to[prov]
+        defender = self.units.get(target)
+        sups = self.move_support.get(prov, ())
+        if defender is None:
+            return 1 + self._given(sups)
+        if target in self.move_to and prov not in self.h2h and self._resolve(target):
+            return 1 + self._given(sups)
+        if defender.power == self.units[prov].power:
+            return 0  # no self-dislodgement, whoever supports it
+        return 1 + self._given(sups, defender.power)
+
+    def _hold(self, prov: str) -> int:
+        if prov not in self.units:
+            return 0
+        if prov in self.move_to:
+            return 0 if self._resolve(prov) else 1
+        return 1 + self._given(self.hold_support.get(prov, ()))
+
+    def _defend(self, prov: str) -> int:
+        return 1 + self._given(self.move_support.get(prov, ()))
+
+    def _prevent(self, prov: str) -> int:
+        if prov in self.convoyed and not self._resolve(_PATH + prov):
+            return 0
+        if prov in self.h2h and self._resolve(self.move_to[prov]):
+            return 0
+        return 1 + self._given(self.move_support.get(prov, ()))
+
+    def _move_succeeds(self, prov: str) -> bool:
+        if prov in self.convoyed and not self._resolve(_PATH + prov):
+            return False
+        attack = self._attack(prov)
+        target = self.move_to[prov]
+        if prov in self.h2h:
+            if attack <= self._defend(target):
+                return False
+        elif attack <= self._hold(target):
+            return False
+        for other in self.attackers[target]:
+            if other != prov and attack <= self._prevent(other):
+                return False
+        return True
+
+    # ---------------------------------------------------------------- results
+    def run(self) -> None:
+        result = self.result
+        units = self.units
+        attackers = self.attackers
+        convoyed = self.convoyed
+        # a fixed order, so that who-cut-what and paradox cycles never depend on order input
+        for prov in sorted(self.move_to):
+            if prov in result:
+                continue
+            target = self.move_to[prov]
+            if target not in units and len(attackers[target]) == 1 and prov not in convoyed:
+                # alone, by land, into an empty province: nothing can stop it
+                result[prov] = True
+                continue
+            self._resolve(prov)
+        self.arrivals = {t: p for p, t in self.move_to.items() if result[p]}
+        self.cuts = {}

@@ -1,0 +1,85 @@
+"""Reading a resolved movement phase: why each order did what it did, and the standoffs."""
+
+from __future__ import annotations
+
+from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, Unit
+from judge.adjudicator.outcomes import Outcome
+from judge.adjudicator.resolver import (
+    SUCCESS_FATE,
+    VOID_FATE,
+    MovementResolver,
+    UnitFate,
+    unit_label,
+)
+
+
+class MovementVerdicts(MovementResolver):
+    """A ``MovementResolver`` that, once ``run()``, explains every unit's fate."""
+
+    __slots__ = ()
+
+    def moved(self, prov: str) -> bool:
+        return prov in self.move_to and self.result[prov]
+
+    def dislodger(self, prov: str) -> str | None:
+        attacker = self.arrivals.get(prov)
+        if attacker is None or (prov in self.move_to and self.result[prov]):
+            return None
+        return attacker
+
+    def _blockers(self, prov: str) -> tuple[str, ...]:
+        target = self.move_to[prov]
+        attack = self._attack(prov)
+        found: list[str] = []
+        if self._head_to_head(prov):
+            if attack <= self._defend(target):
+                found.append(target)
+        elif target in self.units and attack <= self._hold(target):
+            found.append(target)
+        for other in self.attackers[target]:
+            if other != prov and attack <= self._prevent(other):
+                found.append(other)
+        return tuple(sorted(unit_label(self.units[p]) for p in found))
+
+    def fate(self, prov: str) -> UnitFate:
+        """Outcome of the (legal) order of the unit in ``prov``; units without one held."""
+        units = self.units
+        dislodger = self.dislodger(prov)
+        by_whom = unit_label(units[dislodger]) if dislodger is not None else None
+        if prov in self.move_to:
+            if self.result[prov]:
+                return SUCCESS_FATE
+            if prov in self.no_route:
+                outcome = Outcome.NO_CONVOY_ROUTE
+            elif prov in self.paradox:
+                outcome = Outcome.CONVOY_PARADOX
+            elif not self._has_path(prov):
+                outcome = Outcome.CONVOY_DISRUPTED
+            else:
+                return UnitFate(Outcome.BOUNCED, self._blockers(prov), by_whom)
+            return UnitFate(outcome, (), by_whom)
+        if by_whom is not None:
+            return UnitFate(Outcome.DISLODGED, (by_whom,), by_whom)
+        if prov in self.void:
+            return VOID_FATE
+        kind = self.orders.get(prov).__class__
+        if kind is SupportHold or kind is SupportMove:
+            cutter = self._cutter(prov)
+            if cutter is not None:
+                return UnitFate(Outcome.SUPPORT_CUT, (unit_label(units[cutter]),))
+        elif kind is Convoy and self.orders[prov].army in self.paradox:  # type: ignore[union-attr]
+            return UnitFate(Outcome.CONVOY_PARADOX)
+        return SUCCESS_FATE
+
+    def standoffs(self, occupied: set[str] | dict[str, Unit]) -> set[str]:
+        """Vacant provinces where a move that could have arrived did not."""
+        out: set[str] = set()
+        for prov, target in self.move_to.items():
+            if target in occupied or self.result[prov]:
+                continue
+            if prov in self.convoyed and not self._has_path(prov):
+                continue
+            if self._head_to_head(prov) and self.result[target]:
+                continue  # beaten head to head: no standoff in the winner's old province
+            out.add(target)
+        return out

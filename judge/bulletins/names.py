@@ -1,0 +1,95 @@
+"""Words a bulletin shows, per language: powers, units, places, phases, dates.
+
+Province names and abbreviations come from the map data file (the same table the parsers
+read), so a French bulletin writes ``NRD`` for the North Sea exactly as seed 000 does.
+Dates are formatted by hand rather than with ``locale``: the machine's installed locales
+must not change what a player reads.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from judge.adjudicator.geography import standard_board
+from judge.adjudicator.phase import Phase
+
+LANGUAGES = ("en", "fr", "it")
+
+POWER_NAMES: dict[str, dict[str, str]] = {
+    "en": {"AUSTRIA": "Austria", "ENGLAND": "England", "FRANCE": "France",
+           "GERMANY": "Germany", "ITALY": "Italy", "RUSSIA": "Russia", "TURKEY": "Turkey"},
+    "fr": {"AUSTRIA": "Autriche", "ENGLAND": "Angleterre", "FRANCE": "France",
+           "GERMANY": "Allemagne", "ITALY": "Italie", "RUSSIA": "Russie", "TURKEY": "Turquie"},
+    "it": {"AUSTRIA": "Austria", "ENGLAND": "Inghilterra", "FRANCE": "Francia",
+           "GERMANY": "Germania", "ITALY": "Italia", "RUSSIA": "Russia", "TURKEY": "Turchia"},
+}
+
+UNIT_NAMES: dict[str, dict[str, str]] = {
+    "en": {"A": "Army", "F": "Fleet"},
+    "fr": {"A": "Armée", "F": "Flotte"},
+    "it": {"A": "Armata", "F": "Flotta"},
+}
+
+SEASONS: dict[str, dict[str, str]] = {
+    "en": {"S": "Spring", "F": "Fall", "W": "Winter"},
+    "fr": {"S": "Printemps", "F": "Automne", "W": "Hiver"},
+    "it": {"S": "Primavera", "F": "Autunno", "W": "Inverno"},
+}
+
+PHASE_KINDS: dict[str, dict[str, str]] = {
+    "en": {"M": "Movement", "R": "Retreats", "A": "Adjustments"},
+    "fr": {"M": "Mouvements", "R": "Retraites", "A": "Ajustements"},
+    "it": {"M": "Movimenti", "R": "Ritirate", "A": "Aggiustamenti"},
+}
+
+_DAYS = {
+    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+    "fr": ("lun", "mar", "mer", "jeu", "ven", "sam", "dim"),
+    "it": ("lun", "mar", "mer", "gio", "ven", "sab", "dom"),
+}
+_MONTHS = {
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    "fr": ("jan", "fév", "mar", "avr", "mai", "jun", "jul", "aoû", "sep", "oct", "nov", "déc"),
+    "it": ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
+}
+
+
+def power_name(power: str, lang: str) -> str:
+    return POWER_NAMES[lang].get(power, power.title())
+
+
+def phase_title(phase: str, lang: str) -> str:
+    """``S1901M`` -> ``Spring 1901 Movement`` (``Printemps 1901 Mouvements`` ...)."""
+    ph = Phase.parse(phase)
+    return f"{SEASONS[lang][ph.season.value]} {ph.year} {PHASE_KINDS[lang][ph.kind.value]}"
+
+
+def place_name(location: str, lang: str) -> str:
+    """Full name of a province or coast, e.g. ``St Petersburg (south coast)``."""
+    board = standard_board()
+    if location in board.coast_names:
+        return str(board.coast_names[location][lang]["name"])
+    province = board.provinces.get(location)
+    return str(province.names[lang]["name"]) if province else location
+
+
+def place_abbr(location: str, lang: str) -> str:
+    """The language's short code; French coasts are written ``STP CN`` as in seed 000."""
+    board = standard_board()
+    names = board.coast_names.get(location) or (
+        board.provinces[location].names if location in board.provinces else None
+    )
+    if names is None:
+        return location
+    abbrs = names[lang].get("abbr") or []
+    # English coasts carry no abbreviation: the canonical ``STP/SC`` is what players write
+    return str(abbrs[0]).upper() if abbrs else location
+
+
+def format_deadline(when: datetime, timezone: str, lang: str) -> str:
+    """``Mon Dec 07 2026 20:00:00 CET``: njudge's shape, in the game's own time zone."""
+    local = when.astimezone(ZoneInfo(timezone))
+    day = _DAYS[lang][local.weekday()]
+    month = _MONTHS[lang][local.month - 1]
+    return f"{day} {month} {local.day:02d} {local.year} {local:%H:%M:%S} {local.tzname()}"

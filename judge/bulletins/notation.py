@@ -1,0 +1,214 @@
+"""One order and its outcome as a bulletin line, per language.
+
+English and Italian bulletins follow njudge (``Army Vienna -> Trieste.  (*bounce*)``); French
+bulletins follow seed 000's table: ``=`` move succeeds, ``:`` move fails, ``c`` convoy
+broken, ``s`` support cut, ``(a)`` annihilated, ``(d)`` disbanded, ``(r X)`` retreated to X,
+``(i)`` impossible order, ``(o)`` forgotten unit, ``(v)`` void support or convoy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from judge.adjudicator.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    NotationError,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    parse_canonical,
+)
+from judge.bulletins.names import UNIT_NAMES, place_abbr, place_name
+
+
+class Mark(StrEnum):
+    """What happened to one order, as far as a reader of the bulletin cares."""
+
+    SUCCEEDS = "succeeds"
+    BOUNCED = "bounced"
+    CUT = "cut"
+    DISRUPTED = "disrupted"
+    VOID = "void"
+    NO_CONVOY = "no_convoy"
+    ILLEGAL = "illegal"
+    FAILS = "fails"
+
+
+def classify(result: str, reason: str | None) -> Mark:
+    """Map the adjudicator's result and reason words onto the bulletin's marks.
+
+    The adjudicator's reasons are enum names (``bounced``, ``support_cut`` ...); matching on
+    word stems keeps a new, more precise reason readable instead of crashing a bulletin.
+    """
+    if result in ("succeeds", "success", "ok"):
+        return Mark.SUCCEEDS
+    key = (reason or "").lower().replace("-", "_").replace(" ", "_")
+    for stem, mark in (
+        ("illegal", Mark.ILLEGAL),
+        ("no_convoy", Mark.NO_CONVOY),
+        ("nopath", Mark.NO_CONVOY),
+        ("no_path", Mark.NO_CONVOY),
+        ("disrupt", Mark.DISRUPTED),
+        ("convoy_dislodged", Mark.DISRUPTED),
+        ("paradox", Mark.DISRUPTED),
+        ("cut", Mark.CUT),
+        ("bounce", Mark.BOUNCED),
+        ("standoff", Mark.BOUNCED),
+        ("void", Mark.VOID),
+        ("unmatched", Mark.VOID),
+        ("no_match", Mark.VOID),
+        ("mismatch", Mark.VOID),
+    ):
+        if stem in key:
+            return mark
+    return Mark.FAILS
+
+
+NOTES: dict[str, dict[str, str]] = {
+    "en": {"bounced": "bounce", "cut": "cut", "disrupted": "disrupted", "void": "void",
+           "no_convoy": "no convoy", "illegal": "illegal", "fails": "fails",
+           "dislodged": "dislodged", "destroyed": "destroyed", "generated": "default",
+           "onp": "ONP", "sommossa": "sommossa", "majority": "majority"},
+    "it": {"bounced": "rimbalzo", "cut": "tagliato", "disrupted": "interrotto", "void": "nullo",
+           "no_convoy": "nessun trasporto", "illegal": "illegale", "fails": "fallito",
+           "dislodged": "scacciata", "destroyed": "distrutta", "generated": "d'ufficio",
+           "onp": "ONP", "sommossa": "sommossa", "majority": "a maggioranza"},
+}
+
+_VERBS: dict[str, dict[str, str]] = {
+    "en": {"H": "HOLD", "S": "SUPPORT", "C": "CONVOY", "R": "RETREAT", "D": "DISBAND",
+           "B": "Build", "X": "Remove", "W": "Build waived"},
+    "it": {"H": "FERMA", "S": "APPOGGIA", "C": "TRASPORTA", "R": "RITIRATA in", "D": "SCIOGLIE",
+           "B": "Costruisce", "X": "Rimuove", "W": "Costruzione rinunciata"},
+}
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    text: str  # the order as the language writes it
+    notes: tuple[str, ...]  # njudge-style notes, already translated (empty in French)
+
+    def __str__(self) -> str:
+        if not self.notes:
+            return self.text
+        return self.text + "  " + " ".join(f"(*{n}*)" for n in self.notes)
+
+
+def _unit(kind: str, loc: str, lang: str) -> str:
+    return f"{UNIT_NAMES[lang][kind]} {place_name(loc, lang)}"
+
+
+def _fr(loc: str) -> str:
+    return place_abbr(loc, "fr")
+
+
+def render_order(
+    canonical: str,
+    mark: Mark,
+    lang: str,
+    *,
+    adjustment: bool = False,
+    dislodged: bool = False,
+    annihilated: bool = False,
+    source: str = "submitted",
+) -> OrderLine:
+    """One line of a bulletin for the order ``canonical`` whose outcome is ``mark``."""
+    try:
+        order = parse_canonical(canonical)
+    except NotationError:
+        # an order kept verbatim because it could not be read: show the text as sent
+        return OrderLine(canonical, ("(i)",) if lang == "fr" else (NOTES[lang]["illegal"],))
+    if lang == "fr":
+        return _french(order, mark, adjustment, annihilated, source)
+    return _njudge(order, mark, lang, adjustment, dislodged, annihilated, source)
+
+
+def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bool,
+            annihilated: bool, source: str) -> OrderLine:
+    v = _VERBS[lang]
+    if isinstance(order, Waive):
+        text = v["W"]
+    elif isinstance(order, Build):
+        text = f"{v['B']} {_unit(order.unit_type.value, order.location, lang)}"
+    elif isinstance(order, Disband) and adjustment:
+        text = f"{v['X']} {_unit(order.unit_type.value, order.location, lang)}"
+    else:
+        text = _unit(order.unit_type.value, order.location, lang)
+        if isinstance(order, Hold):
+            text += f" {v['H']}"
+        elif isinstance(order, Move):
+            text += f" -> {place_name(order.target, lang)}"
+            if order.via_convoy:
+                text += " VIA"
+        elif isinstance(order, SupportHold):
+            text += f" {v['S']} {_unit(order.supported_type.value, order.supported, lang)}"
+        elif isinstance(order, SupportMove):
+            text += (f" {v['S']} {_unit(order.supported_type.value, order.supported, lang)}"
+                     f" -> {place_name(order.target, lang)}")
+        elif isinstance(order, Convoy):
+            text += (f" {v['C']} {_unit('A', order.army, lang)}"
+                     f" -> {place_name(order.target, lang)}")
+        elif isinstance(order, Retreat):
+            text += f" {v['R']} {place_name(order.target, lang)}"
+        elif isinstance(order, Disband):
+            text += f" {v['D']}"
+    text += "."
+    notes: list[str] = []
+    words = NOTES[lang]
+    if source in ("generated", "onp", "sommossa", "majority"):
+        notes.append(words[source])
+    # a failed hold only means the unit was dislodged, said below
+    if mark is not Mark.SUCCEEDS and not (isinstance(order, Hold) and mark is Mark.FAILS):
+        notes.append(words[mark.value])
+    if annihilated:
+        notes.append(words["destroyed"])
+    elif dislodged:
+        notes.append(words["dislodged"])
+    return OrderLine(text, tuple(notes))
+
+
+def _french(order: Order, mark: Mark, adjustment: bool, annihilated: bool,
+            source: str) -> OrderLine:
+    ok = mark is Mark.SUCCEEDS
+    if isinstance(order, Waive):
+        return OrderLine("+ (renonce)", ())
+    unit = f"{order.unit_type.value} {_fr(order.location)}"
+    if isinstance(order, Build):
+        text = f"+ {unit}"
+    elif isinstance(order, Disband) and adjustment:
+        text = f"- {unit}"
+    elif isinstance(order, Hold):
+        text = f"{unit} T"
+    elif isinstance(order, Move):
+        text = f"{unit}{'=' if ok else ':'}{_fr(order.target)}"
+    elif isinstance(order, SupportHold):
+        letter = "s" if mark is Mark.CUT else "S"
+        text = f"{unit} {letter} {order.supported_type.value} {_fr(order.supported)}"
+    elif isinstance(order, SupportMove):
+        letter = "s" if mark is Mark.CUT else "S"
+        text = (f"{unit} {letter} {order.supported_type.value} {_fr(order.supported)}"
+                f"-{_fr(order.target)}")
+    elif isinstance(order, Convoy):
+        letter = "c" if mark in (Mark.DISRUPTED, Mark.NO_CONVOY) else "C"
+        text = f"{unit} {letter} A {_fr(order.army)}-{_fr(order.target)}"
+    elif isinstance(order, Retreat):
+        text = f"{unit} r {_fr(order.target)}" if ok else f"{unit} (a)"
+    else:  # retreat-phase disband
+        text = f"{unit} (d)"
+    marks: list[str] = []
+    if mark is Mark.ILLEGAL:
+        marks.append("(i)")
+    elif mark is Mark.VOID:
+        marks.append("(v)")
+    if source == "generated" and isinstance(order, Hold):
+        marks.append("(o)")
+    if annihilated:
+        marks.append("(a)")
+    return OrderLine(" ".join([text, *marks]), ())

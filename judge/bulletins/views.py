@@ -1,0 +1,334 @@
+"""Bulletin views: plain dicts built from a turn snapshot, ready for the templates.
+
+PURE: no database, no clock, no mail. The service layer hands in what it stored in the turn
+row (position JSON before and after, the adjudicator's results per power) plus the game's
+facts (name, zone, seats); every choice about what a reader sees is made here, so the
+templates only lay text out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from judge.adjudicator.geography import POWERS
+from judge.adjudicator.phase import Phase
+from judge.bulletins.names import (
+    UNIT_NAMES,
+    format_deadline,
+    phase_title,
+    place_abbr,
+    place_name,
+    power_name,
+)
+from judge.bulletins.notation import Mark, classify, render_order
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    judge: str  # the judge's name or address, for the ``::`` header
+    language: str
+    timezone: str
+    variant: str = "standard"
+    blind: bool = False
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    power: str
+    status: str  # active | onp1 | abandoned | sommossa | eliminated | vacant
+    late_days_left: int
+    strikes: int = 0
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the rules decided and the bulletin must announce (ONP, Sommossa, delay...)."""
+
+    kind: str  # see NOTICE_KINDS
+    power: str | None = None
+    days: int = 0
+    until: datetime | None = None
+    detail: str = ""
+
+
+NOTICE_KINDS = (
+    "onp1",  # first missed orders: mutual-support holds given, everyone may send FOR orders
+    "onp2",  # second missed orders: the power is abandoned
+    "replacement_call",  # game suspended while a replacement is sought
+    "replacement_found",
+    "sommossa",  # power declared in Sommossa
+    "late",  # late days charged and the deadline moved
+    "extension",  # GM extension
+    "game_end",
+)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """What a bulletin needs from one processed phase (the turn row's JSON, as stored)."""
+
+    phase: str
+    results: Mapping[str, Sequence[Mapping[str, Any]]]  # power -> [{order, result, reason?}]
+    before: Mapping[str, Any]  # position JSON before the phase
+    after: Mapping[str, Any]  # position JSON after (its "phase" is the next phase)
+    sources: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # power -> order -> src
+    illegal: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
+
+
+def header(game: GameInfo, next_phase: str | None, deadline: datetime | None) -> dict[str, Any]:
+    return {
+        "judge": game.judge,
+        "game": game.name,
+        "variant": game.variant.title(),
+        "phase": next_phase,
+        "deadline": format_deadline(deadline, game.timezone, game.language) if deadline else None,
+        "timezone": game.timezone,
+    }
+
+
+def _units_by_location(position: Mapping[str, Any]) -> dict[str, str]:
+    """``{"BUR": "A BUR", "STP": "F STP/SC"}``: units by province, from position JSON."""
+    found: dict[str, str] = {}
+    for units in position.get("units", {}).values():
+        for unit in units:
+            found[unit.split()[1].split("/")[0]] = unit
+    return found
+
+
+def _dislodged(position: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    return {p: dict(d) for p, d in position.get("dislodged", {}).items()}
+
+
+def _centers(position: Mapping[str, Any]) -> dict[str, list[str]]:
+    return {p: sorted(cs) for p, cs in position.get("centers", {}).items()}
+
+
+def _order_unit(canonical: str) -> str | None:
+    """``A MAR S A PAR - BUR`` -> ``MAR`` (the ordered unit's province)."""
+    words = canonical.split()
+    if len(words) >= 2 and words[0] in ("A", "F"):
+        return words[1].split("/")[0]
+    return None
+
+
+def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[dict[str, Any]]:
+    """Per power, its orders with outcomes, in the language's notation."""
+    phase = Phase.parse(record.phase)
+    dislodged = _dislodged(record.after) if phase.is_movement else {}
+    after_units = _units_by_location(record.after)
+    out: list[dict[str, Any]] = []
+    for power in powers:
+        results = record.results.get(power, ())
+        sources = record.sources.get(power, {})
+        moved_away = {
+            _order_unit(r["order"]) for r in results
+            if " - " in r["order"] and classify(r["result"], r.get("reason")) is Mark.SUCCEEDS
+        }
+        pushed = {u.split()[1].split("/")[0]: rs for u, rs in dislodged.get(power, {}).items()}
+        lines = []
+        for r in results:
+            mark = classify(r["result"], r.get("reason"))
+            prov = _order_unit(r["order"])
+            is_dislodged = phase.is_movement and (prov in pushed or bool(r.get("dislodged_by")))
+            # destroyed on the spot: dislodged with nowhere to go, or gone without moving
+            annihilated = phase.is_movement and prov is not None and (
+                (is_dislodged and not pushed.get(prov))
+                or (prov not in pushed and prov not in moved_away and prov not in after_units)
+            )
+            source = r.get("source") or sources.get(r["order"]) or (
+                "generated" if r.get("generated") else "submitted")
+            line = render_order(
+                r["order"], mark, lang,
+                adjustment=phase.is_adjustment, dislodged=is_dislodged,
+                annihilated=annihilated, source=source,
+            )
+            lines.append(str(line))
+        for bad in record.illegal.get(power, ()):
+            lines.append(_illegal_line(bad, lang))
+        if lines:
+            out.append({"power": power, "name": power_name(power, lang), "orders": lines})
+    return out
+
+
+_ILLEGAL = {"en": "not accepted", "it": "non accettato", "fr": "(i)"}
+
+
+def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
+    text = str(bad.get("text", ""))
+    reason = str(bad.get("reason", ""))
+    if lang == "fr":
+        return f"{text} (i)" + (f" [{reason}]" if reason else "")
+    return f"{text}  (*{_ILLEGAL[lang]}: {reason}*)" if reason else f"{text}  (*{_ILLEGAL[lang]}*)"
+
+
+def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
+    """Units waiting to retreat after a movement phase, each with where it may go."""
+    if not Phase.parse(record.phase).is_movement:
+        return []
+    found = []
+    for power in POWERS:
+        for unit, retreats in sorted(_dislodged(record.after).get(power, {}).items()):
+            kind, loc = unit.split()
+            shown = place_abbr if lang == "fr" else place_name
+            kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
+            found.append({
+                "power": power_name(power, lang),
+                "unit": f"{kind_word} {shown(loc, lang)}",
+                "retreats": [shown(r, lang) for r in retreats],
+            })
+    return found
+
+
+def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
+    """Ownership after the phase, with the centres gained and lost in it."""
+    before, after = _centers(record.before), _centers(record.after)
+    shown = place_abbr if lang == "fr" else place_name
+    rows = []
+    for power in POWERS:
+        now_held = after.get(power, [])
+        was_held = before.get(power, [])
+        if not now_held and not was_held:
+            continue
+        rows.append({
+            "power": power_name(power, lang),
+            "count": len(now_held),
+            "centers": [shown(c, lang) for c in now_held],
+            "gained": [shown(c, lang) for c in now_held if c not in was_held],
+            "lost": [shown(c, lang) for c in was_held if c not in now_held],
+        })
+    return rows
+
+
+def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
+    """Builds (positive) and removals (negative) due in the adjustment phase that follows."""
+    next_phase = record.after.get("phase")
+    if not next_phase or not Phase.parse(next_phase).is_adjustment:
+        return []
+    centers = _centers(record.after)
+    rows = []
+    for power in POWERS:
+        units = len(record.after.get("units", {}).get(power, []))
+        owned = len(centers.get(power, []))
+        if units or owned:
+            rows.append({"power": power_name(power, lang), "centers": owned, "units": units,
+                         "delta": owned - units})
+    return rows
+
+
+def seat_lines(seats: Sequence[SeatInfo], lang: str) -> list[dict[str, Any]]:
+    return [
+        {"power": power_name(s.power, lang), "status": s.status, "late_days_left": s.late_days_left,
+         "strikes": s.strikes}
+        for s in sorted(seats, key=lambda s: POWERS.index(s.power) if s.power in POWERS else 99)
+    ]
+
+
+def notice_items(notices: Sequence[Notice], game: GameInfo) -> list[dict[str, Any]]:
+    lang = game.language
+    return [
+        {"kind": n.kind, "power": power_name(n.power, lang) if n.power else "",
+         "days": n.days, "detail": n.detail,
+         "until": format_deadline(n.until, game.timezone, lang) if n.until else ""}
+        for n in notices
+    ]
+
+
+def results_view(
+    game: GameInfo,
+    record: TurnRecord,
+    *,
+    seats: Sequence[SeatInfo] = (),
+    notices: Sequence[Notice] = (),
+    deadline: datetime | None = None,
+    finished: bool = False,
+    preview: bool = False,
+) -> dict[str, Any]:
+    """Everything the results bulletin of one phase shows."""
+    lang = game.language
+    phase = Phase.parse(record.phase)
+    next_phase = None if finished else record.after.get("phase")
+    show_centers = phase.season.value in ("F", "W")
+    return {
+        "header": header(game, next_phase, deadline),
+        "phase": record.phase,
+        "title": phase_title(record.phase, lang),
+        "kind": phase.kind.value,
+        "orders": order_lines(record, lang, POWERS),
+        "dislodged": dislodged_lines(record, lang),
+        "centers": center_lines(record, lang) if show_centers else [],
+        "adjustments": adjustment_lines(record, lang),
+        "seats": seat_lines(seats, lang),
+        "notices": notice_items(notices, game),
+        "next_phase": next_phase,
+        "next_title": phase_title(next_phase, lang) if next_phase else "",
+        "deadline": header(game, next_phase, deadline)["deadline"],
+        "finished": finished,
+        "preview": preview,
+    }
+
+
+def notice_view(
+    game: GameInfo,
+    phase: str,
+    notices: Sequence[Notice],
+    *,
+    deadline: datetime | None = None,
+    seats: Sequence[SeatInfo] = (),
+    missing: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A short announcement (delay, suspension, Sommossa, reminder) outside a results bulletin."""
+    lang = game.language
+    return {
+        "header": header(game, phase, deadline),
+        "phase": phase,
+        "title": phase_title(phase, lang),
+        "notices": notice_items(notices, game),
+        "seats": seat_lines(seats, lang),
+        "missing": [power_name(p, lang) for p in missing],
+        "deadline": format_deadline(deadline, game.timezone, lang) if deadline else None,
+    }
+
+
+def end_view(
+    game: GameInfo,
+    phase: str,
+    *,
+    winners: Sequence[str],
+    reason: str,
+    centers: Mapping[str, int],
+    scores: Mapping[str, Any] | None = None,
+    votes: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The end of the game: result, final centre counts, and the secret votes made public.
+
+    Seed 002: Sommossa orders sent by the players are published only when the game is over.
+    ``reason`` is the rules' EndReason value (solo, draw, concession ...).
+    """
+    lang = game.language
+    return {
+        "header": header(game, None, None),
+        "phase": phase,
+        "title": phase_title(phase, lang),
+        "reason": reason,
+        "winners": [power_name(p, lang) for p in winners],
+        "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
+                     "score": _score((scores or {}).get(p))} for p in POWERS],
+        "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang),
+                   "target": power_name(v["target"], lang) if v.get("target") else "",
+                   "orders": list(v.get("orders", []))} for v in votes],
+    }
+
+
+def _score(value: Any) -> str | None:
+    """Scores are fractions (3 1/2 points): print them as seed 000 writes them."""
+    if value is None:
+        return None
+    whole, part = divmod(value.numerator, value.denominator) if hasattr(value, "numerator") \
+        else (value, 0)
+    if not part:
+        return str(whole)
+    return f"{whole} {part}/{value.denominator}" if whole else f"{part}/{value.denominator}"

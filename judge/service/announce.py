@@ -1,0 +1,96 @@
+"""Who receives a game's bulletins, and queueing them into the outbox.
+
+Players, the GM and observers get every bulletin. Each mail goes to one recipient so no
+address is ever shown to anyone else; in a blind game the bulletin text names powers only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from judge.bulletins.render import render
+from judge.bulletins.views import GameInfo, SeatInfo
+from judge.service.uow import outbound_row
+from judge.settings import Settings
+from judge.storage.gamerepo import seats
+from judge.storage.mailrepo import enqueue_outbound
+from judge.storage.models import Game, OutboundMail, Seat
+from judge.storage.turnrepo import account_address
+
+Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+
+
+def game_info(game: Game, settings: Settings) -> GameInfo:
+    options = game.options or {}
+    return GameInfo(
+        name=game.name,
+        judge=str(settings.extra.get("judge_name") or settings.address),
+        language=game.language if game.language in ("en", "fr", "it") else "en",
+        timezone=str(options.get("timezone") or "UTC"),
+        variant=game.variant,
+        blind=bool(options.get("blind")),
+    )
+
+
+def seat_infos(rows: Iterable[Seat], options: dict[str, Any]) -> list[SeatInfo]:
+    bonus = int(options.get("late_bonus_days", 10))
+    return [SeatInfo(r.power, r.status, bonus - r.late_days_used, r.strikes) for r in rows]
+
+
+def _address(session: Session, account_id: int | None) -> str | None:
+    return account_address(session, account_id)
+
+
+def player_addresses(session: Session, game: Game, powers: Sequence[str] | None = None,
+                     ) -> list[str]:
+    found = []
+    for row in seats(session, game.id):
+        if powers is not None and row.power not in powers:
+            continue
+        address = _address(session, row.account_id)
+        if address:
+            found.append(address)
+    return found
+
+
+def gm_address(session: Session, game: Game) -> str | None:
+    return _address(session, game.gm_account_id)
+
+
+def observer_addresses(game: Game) -> list[str]:
+    """Observers (OBSERVE) are kept as a list of addresses in the game options."""
+    return [str(a) for a in (game.options or {}).get("observers", [])]
+
+
+def everyone(session: Session, game: Game) -> list[str]:
+    """Players, then the GM, then observers; each address once."""
+    seen: dict[str, str] = {}
+    gm = gm_address(session, game)
+    for address in [*player_addresses(session, game), *([gm] if gm else []),
+                    *observer_addresses(game)]:
+        seen.setdefault(address.lower(), address)
+    return list(seen.values())
+
+
+def queue(session: Session, settings: Settings, now: datetime, game: Game,
+          addresses: Iterable[str], subject: str, body: str, kind: str = "bulletin",
+          ) -> list[OutboundMail]:
+    rows = []
+    for address in addresses:
+        row = outbound_row(settings, now, to=address, subject=subject, body=body, kind=kind,
+                           game=game)
+        enqueue_outbound(session, row)
+        rows.append(row)
+    return rows
+
+
+def broadcast(session: Session, settings: Settings, now: datetime, game: Game, event: str,
+              view: dict[str, Any], addresses: Iterable[str] | None = None,
+              ) -> tuple[str, str]:
+    """Render ``event`` in the game's language and queue it to ``addresses`` (default: all)."""
+    subject, body = render(event, game_info(game, settings).language, view)
+    targets = everyone(session, game) if addresses is None else list(addresses)
+    queue(session, settings, now, game, targets, subject, body)
+    return subject, body

@@ -1,0 +1,92 @@
+"""Deadlines: when a phase is due, the rows the scheduler wakes on, reminders.
+
+The ``deadline`` table is the source of truth: every scheduled wake-up (``process`` at the
+deadline, ``reminder`` a day before) is a row, and the scheduler only ever asks the table for
+the earliest row not done. A judge that was down finds its overdue rows at start and handles
+them at once.
+
+Deadlines are computed on the game's wall clock (zoneinfo): 72 hours after Saturday 20:00 in
+Rome is Tuesday 20:00 in Rome even when the clocks change in between.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.adjudicator.phase import Phase
+from judge.storage.gamerepo import due_deadlines
+from judge.storage.gamerepo import next_deadline as earliest_row
+from judge.storage.models import Deadline, Game
+from judge.storage.playrepo import open_deadlines
+from judge.storage.turnrepo import close_deadlines
+
+Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+
+DEFAULT_HOURS = {"M": 72, "R": 24, "A": 24}
+REMINDER_BEFORE = timedelta(hours=24)
+
+
+def game_zone(game: Game) -> ZoneInfo:
+    return ZoneInfo(str((game.options or {}).get("timezone") or "UTC"))
+
+
+def phase_hours(options: dict[str, Any], phase: str) -> float:
+    hours = dict(DEFAULT_HOURS)
+    hours.update((options or {}).get("deadlines_hours") or {})
+    return float(hours[Phase.parse(phase).kind.value])
+
+
+def wall_clock_after(now: datetime, hours: float, zone: ZoneInfo) -> datetime:
+    """``now`` plus ``hours`` on the local wall clock, returned in UTC, to the minute.
+
+    Python adds a timedelta to an aware datetime in wall time; converting through UTC
+    afterwards settles times that fall in a DST gap or fold.
+    """
+    local = now.astimezone(zone) + timedelta(hours=hours)
+    local = local.replace(second=0, microsecond=0)
+    return local.astimezone(UTC)
+
+
+def next_deadline(game: Game, phase: str, now: datetime) -> datetime:
+    return wall_clock_after(now, phase_hours(game.options, phase), game_zone(game))
+
+
+def reminder_before(game: Game) -> timedelta:
+    hours = (game.options or {}).get("reminder_hours")
+    return timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE
+
+
+def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: datetime) -> None:
+    """Make ``due_at`` the game's deadline for ``phase``: rows for processing and a reminder.
+
+    Earlier open rows of the game are closed first, so a moved deadline never fires twice.
+    """
+    clear(session, game)
+    game.deadline = due_at
+    session.add(Deadline(game_id=game.id, phase=phase, due_at=due_at, kind="process", done=False))
+    remind_at = due_at - reminder_before(game)
+    if remind_at > now:
+        session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at, kind="reminder",
+                             done=False))
+    session.flush()
+
+
+def clear(session: Session, game: Game) -> None:
+    """Close every open row of the game (paused, finished, or about to be rescheduled)."""
+    close_deadlines(session, game.id)
+
+
+def open_rows(session: Session, game: Game) -> list[Deadline]:
+    return open_deadlines(session, game.id)
+
+
+def due_rows(session: Session, now: datetime) -> list[Deadline]:
+    """Open rows whose time has come, oldest first (reminders before processing)."""
+    return due_deadlines(session, now)
+
+
+def earliest_open(session: Session) -> datetime | None:
+    """When the scheduler must next wake, or None when nothing is scheduled."""
+    return earliest_row(session)

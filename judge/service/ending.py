@@ -1,0 +1,47 @@
+"""The end of a game: status, scores, the end bulletin, and the secret votes made public."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from judge.bulletins.views import end_view
+from judge.rules.game_end import EndReason, GameEnd
+from judge.rules.scoring import draw_size, hundred_points
+from judge.service import announce, deadlines
+from judge.settings import Settings
+from judge.storage.gamerepo import audit
+from judge.storage.models import Game
+from judge.storage.playrepo import votes
+
+Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+
+
+def scores(end: GameEnd) -> dict[str, object]:
+    """Seed 000's hundred points; a draw shares them among the powers in it."""
+    if end.reason is EndReason.DRAW:
+        return dict(draw_size(end.winners))
+    solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
+                                            EndReason.CONCESSION) else None
+    return dict(hundred_points(end.centers, solo_winner=solo))
+
+
+def revealed_votes(session: Session, game: Game) -> list[dict[str, object]]:
+    """Every order sent for a power in ONP or Sommossa, in the order they were sent."""
+    rows = votes(session, game.id, kind="sommossa_order")
+    return [{"phase": v.phase, "voter": v.voter_power, "target": v.target_power,
+             "orders": list((v.payload or {}).get("orders", []))} for v in rows]
+
+
+def finish_game(session: Session, game: Game, now: datetime, settings: Settings,
+                end: GameEnd) -> tuple[str, str]:
+    game.status = "finished"
+    game.deadline = None
+    deadlines.clear(session, game)
+    view = end_view(announce.game_info(game, settings), game.phase, winners=end.winners,
+                    reason=end.reason.value, centers=end.centers, scores=scores(end),
+                    votes=revealed_votes(session, game))
+    subject, body = announce.broadcast(session, settings, now, game, "end", view)
+    audit(session, now, "game.ended", game.id, reason=end.reason.value,
+          winners=list(end.winners), phase=game.phase)
+    return subject, body

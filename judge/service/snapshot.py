@@ -1,0 +1,164 @@
+"""From database rows to the plain data the rules read, and back.
+
+``build_snapshot`` gathers one game at one moment (position, seats, latest orders of the phase,
+the secret orders others sent for a power in ONP or Sommossa, votes) into the rules'
+``GameSnapshot``. The seat vocabulary differs on purpose: storage keeps ``onp1`` and
+``abandoned`` so a GM reading the table sees them, the rules keep a strike count and
+``awaiting_replacement``; the two mappings live here and nowhere else.
+
+Runtime facts the rules need between wake-ups (the deadline already extended by late days, a
+suspension for a replacement search) are kept in ``game.options["turn_state"]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from judge.adjudicator.jsonio import position_from_json
+from judge.adjudicator.orders import NotationError, Order, parse_canonical
+from judge.adjudicator.phase import Phase
+from judge.rules.options import EndConditions, GameOptions, RuleSet
+from judge.rules.snapshot import GameSnapshot, ReplacementSearch, Seat, SeatStatus
+from judge.storage.gamerepo import current_orders, seats
+from judge.storage.models import Game
+from judge.storage.models import Seat as SeatRow
+from judge.storage.playrepo import votes
+
+Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+STATE_KEY = "turn_state"
+
+
+def game_options(options: dict[str, Any]) -> GameOptions:
+    """The rules' options from the game's option dict (defaults for anything missing)."""
+    end = options.get("end") or {}
+    end_after = end.get("after")
+    end_on = end.get("on")
+    return GameOptions(
+        rules=RuleSet(options.get("rules", "italian")),
+        late_bonus_days=int(options.get("late_bonus_days", 10)),
+        late_max_per_turn=int(options.get("late_max_per_turn", 3)),
+        replacement_wait=timedelta(hours=float(options.get("replacement_wait_hours", 168))),
+        replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
+        resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
+        end=EndConditions(
+            solo_centers=end.get("centres", 18),
+            end_after=Phase.parse(end_after) if end_after else None,
+            end_on=datetime.fromisoformat(end_on) if end_on else None,
+        ),
+    )
+
+
+def turn_state(game: Game) -> dict[str, Any]:
+    """The runtime flags of the current phase (reset when the phase changes)."""
+    state = dict((game.options or {}).get(STATE_KEY) or {})
+    if state.get("phase") != game.phase:
+        state = {"phase": game.phase}
+    return state
+
+
+def set_turn_state(game: Game, **values: Any) -> None:
+    state = turn_state(game)
+    state.update(values)
+    options = dict(game.options or {})
+    options[STATE_KEY] = state
+    game.options = options  # a new dict, so SQLAlchemy sees the JSON change
+
+
+def rules_status(row: SeatRow) -> tuple[SeatStatus, int]:
+    """Storage seat status -> (rules status, strikes)."""
+    if row.status == "sommossa":
+        return SeatStatus.SOMMOSSA, row.strikes
+    if row.status in ("abandoned", "vacant"):
+        return SeatStatus.AWAITING_REPLACEMENT, row.strikes
+    if row.status == "eliminated":
+        return SeatStatus.ELIMINATED, row.strikes
+    return SeatStatus.ACTIVE, max(row.strikes, 1 if row.status == "onp1" else 0)
+
+
+def storage_status(status: SeatStatus, strikes: int) -> str:
+    if status is SeatStatus.SOMMOSSA:
+        return "sommossa"
+    if status is SeatStatus.AWAITING_REPLACEMENT:
+        return "abandoned"
+    if status is SeatStatus.ELIMINATED:
+        return "eliminated"
+    return "onp1" if strikes >= 1 else "active"
+
+
+def late_days_left(row: SeatRow, options: dict[str, Any]) -> int:
+    return int(options.get("late_bonus_days", 10)) - row.late_days_used
+
+
+def parse_orders(texts: list[Any]) -> list[Order]:
+    """Stored canonical orders; a row that is not canonical is skipped (it was refused)."""
+    out: list[Order] = []
+    for text in texts:
+        try:
+            out.append(parse_canonical(str(text)))
+        except NotationError:
+            continue
+    return out
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """The rules snapshot plus the rows it was built from."""
+
+    snapshot: GameSnapshot
+    seat_rows: dict[str, SeatRow]
+    submitted_texts: dict[str, list[str]]
+
+
+def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
+    options = dict(game.options or {})
+    position = position_from_json(game.position)
+    rows = {s.power: s for s in seats(session, game.id)}
+    seat_data: dict[str, Seat] = {}
+    orders: dict[str, list[Order]] = {}
+    texts: dict[str, list[str]] = {}
+    for power, row in rows.items():
+        status, strikes = rules_status(row)
+        latest = current_orders(session, game.id, game.phase, power)
+        # CLEAR stores an empty set: that is no orders again
+        has = latest is not None and latest.source == "submitted" and bool(latest.orders)
+        if has and latest is not None:
+            texts[power] = [str(t) for t in latest.orders]
+            orders[power] = parse_orders(latest.orders)
+        seat_data[power] = Seat(
+            power=power, status=status, strikes=strikes,
+            late_days_left=late_days_left(row, options),
+            late_days_used_this_turn=row.late_days_this_turn,
+            has_orders=has, wait=row.wait,
+        )
+    foreign: dict[str, dict[str, list[Order]]] = {}
+    for vote in votes(session, game.id, phase=game.phase, kind="sommossa_order"):
+        if vote.target_power:
+            foreign.setdefault(vote.target_power, {})[vote.voter_power] = parse_orders(
+                list((vote.payload or {}).get("orders", []))
+            )
+    draw = frozenset(v.voter_power for v in votes(session, game.id, kind="draw"))
+    concessions = {v.voter_power: v.target_power
+                   for v in votes(session, game.id, kind="concede") if v.target_power}
+    state = turn_state(game)
+    replacement = None
+    if state.get("replacement_for"):
+        power = state["replacement_for"]
+        found = power in rows and rows[power].status == "active" and rows[power].account_id
+        replacement = ReplacementSearch(power=power, found=bool(found))
+    snapshot = GameSnapshot(
+        position=position,
+        deadline=game.deadline or now,
+        now=now,
+        seats=seat_data,
+        orders=orders,
+        foreign_orders=foreign,
+        options=game_options(options),
+        extended=bool(state.get("extended")),
+        suspended=bool(state.get("suspended")),
+        replacement=replacement,
+        draw_votes=draw,
+        concessions=concessions,
+    )
+    return Gathered(snapshot, rows, texts)

@@ -1,0 +1,316 @@
+"""Turn processing: what the deadline (or the GM) makes happen to a game, in ONE transaction.
+
+``process(session, game, now, settings)`` locks the game row, asks the rules what is due
+(``judge.rules.due.decide``) and applies it: extend the deadline and charge late days, declare
+a Sommossa, end the game, or adjudicate the phase -- store an immutable ``turn`` snapshot,
+render the bulletins into the outbox, move the game to its next phase and deadline. Every
+decision that changes the game is announced.
+
+Idempotent: a ``turn`` row is unique per (game, phase), and a phase whose turn exists is never
+adjudicated again; the caller's transaction commits game, turn, seats, deadlines and outbox
+rows together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from judge.adjudicator.adjudication import Adjudication, adjudicate
+from judge.adjudicator.jsonio import position_from_json, position_to_json
+from judge.adjudicator.outcomes import Outcome
+from judge.bulletins.render import render
+from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
+from judge.rules.decision import Action, Decision, SeatChangeWhy
+from judge.rules.due import decide
+from judge.rules.game_end import GameEnd, check_end
+from judge.rules.generated import GeneratedWhy
+from judge.rules.snapshot import GameSnapshot
+from judge.service import announce, deadlines
+from judge.service.ending import finish_game
+from judge.service.snapshot import (
+    build_snapshot,
+    game_options,
+    set_turn_state,
+    storage_status,
+    turn_state,
+)
+from judge.settings import Settings
+from judge.storage.gamerepo import audit, seats, turns
+from judge.storage.models import Game, Seat, Turn
+from judge.storage.playrepo import turn_by_phase, votes
+from judge.storage.turnrepo import lock_game as lock_game_row
+
+Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+
+# how a generated order is labelled in the bulletin
+_SOURCE = {
+    GeneratedWhy.ONP_MUTUAL_SUPPORT: "onp",
+    GeneratedWhy.ONP_NOTHING_TO_SUPPORT: "onp",
+    GeneratedWhy.ABANDONED_MAJORITY: "majority",
+    GeneratedWhy.ABANDONED_NO_MAJORITY_HOLD: "majority",
+    GeneratedWhy.SOMMOSSA_MAJORITY: "sommossa",
+    GeneratedWhy.SOMMOSSA_NO_MAJORITY_HOLD: "sommossa",
+    GeneratedWhy.SOMMOSSA_DISLODGED_REMOVED: "sommossa",
+}
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """What ``process`` did, for the GM's reply and the logs."""
+
+    action: str  # nothing | extended | adjudicated | sommossa | ended | done_already | inactive
+    why: str
+    phase: str
+    next_phase: str | None = None
+    subject: str = ""
+    body: str = ""  # the results bulletin (the whole text for a preview)
+
+
+def lock_game(session: Session, game_id: int) -> Game:
+    """The game row, locked until the transaction ends (SELECT ... FOR UPDATE on PostgreSQL;
+    SQLite serialises writers with BEGIN IMMEDIATE already)."""
+    game = lock_game_row(session, game_id)
+    if game is None:
+        raise LookupError(f"no game with id {game_id}")
+    return game
+
+
+def _forced(snapshot: GameSnapshot, now: datetime) -> GameSnapshot:
+    """The GM's PROCESS / PREVIEW: the deadline counts as passed and no late day is charged."""
+    seats = {p: replace(s, late_days_left=0) for p, s in snapshot.seats.items()}
+    return replace(snapshot, now=now, deadline=min(snapshot.deadline, now), seats=seats,
+                   suspended=False, extended=False)
+
+
+def process(session: Session, game: Game, now: datetime, settings: Settings, *,
+            preview: bool = False, force: bool = False) -> TurnReport:
+    """Do what is due for ``game`` at ``now``; ``force`` processes the phase at once (GM)."""
+    game = lock_game(session, game.id)
+    phase = game.phase
+    if game.status != "active":
+        return TurnReport("inactive", game.status, phase)
+    if turn_by_phase(session, game.id, phase) is not None:
+        return TurnReport("done_already", "turn_exists", phase)
+    gathered = build_snapshot(session, game, now)
+    snapshot = _forced(gathered.snapshot, now) if (force or preview) else gathered.snapshot
+    decision = decide(snapshot)
+    if preview:
+        if decision.action is not Action.ADJUDICATE:
+            return TurnReport("nothing", decision.why.value, phase)
+        return _preview(session, game, settings, snapshot, decision)
+    if decision.action is Action.NOTHING:
+        return TurnReport("nothing", decision.why.value, phase)
+    if decision.action is Action.END_GAME and decision.game_end is not None:
+        finish_game(session, game, now, settings, decision.game_end)
+        return TurnReport("ended", decision.why.value, phase)
+    if decision.action in (Action.EXTEND_DEADLINE, Action.DECLARE_SOMMOSSA):
+        return _move_deadline(session, game, now, settings, decision)
+    return _adjudicate(session, game, now, settings, gathered.submitted_texts, decision)
+
+
+def _apply_seats(session: Session, game: Game, decision: Decision) -> list[Notice]:
+    """Write the rules' seat changes; return what must be announced."""
+    rows = {s.power: s for s in seats(session, game.id)}
+    notices: list[Notice] = []
+    for power, update in decision.seat_updates.items():
+        row = rows.get(power)
+        if row is None:
+            continue
+        strikes = row.strikes if update.strikes is None else update.strikes
+        if update.status is not None:
+            row.status = storage_status(update.status, strikes)
+        elif row.status in ("active", "onp1"):
+            row.status = "onp1" if strikes >= 1 else "active"
+        row.strikes = strikes
+        if update.late_days_charged:
+            row.late_days_used += update.late_days_charged
+            row.late_days_this_turn += update.late_days_charged
+        kinds = {
+            SeatChangeWhy.FIRST_ONP: ["onp1"],
+            SeatChangeWhy.ABANDONED_AWAIT_REPLACEMENT: ["onp2", "replacement_call"],
+            SeatChangeWhy.ABANDONED_SOMMOSSA: ["onp2", "sommossa"],
+            SeatChangeWhy.NO_REPLACEMENT_SOMMOSSA: ["sommossa"],
+            SeatChangeWhy.REPLACEMENT_TAKES_OVER: ["replacement_found"],
+            SeatChangeWhy.LATE_DAY_CHARGED: ["late"],
+        }.get(update.why, [])
+        for kind in kinds:
+            until = decision.new_deadline or decision.suspend_until
+            notices.append(Notice(kind, power, days=update.late_days_charged, until=until))
+    return notices
+
+
+def _move_deadline(session: Session, game: Game, now: datetime, settings: Settings,
+                   decision: Decision) -> TurnReport:
+    """Late days charged, a replacement found, or a Sommossa declared: same phase, new deadline."""
+    notices = _apply_seats(session, game, decision)
+    assert decision.new_deadline is not None
+    if decision.action is Action.EXTEND_DEADLINE and decision.why.value == "late_days_charged":
+        set_turn_state(game, extended=True)
+    else:
+        set_turn_state(game, suspended=False, replacement_for=None)
+    deadlines.schedule(session, game, game.phase, decision.new_deadline, now)
+    view = notice_view(announce.game_info(game, settings), game.phase, notices,
+                       deadline=decision.new_deadline,
+                       seats=announce.seat_infos(_seat_rows(session, game), game.options))
+    subject, body = announce.broadcast(session, settings, now, game, "notice", view)
+    audit(session, now, f"turn.{decision.action.value}", game.id, phase=game.phase,
+          why=decision.why.value, deadline=decision.new_deadline.isoformat())
+    action = "sommossa" if decision.action is Action.DECLARE_SOMMOSSA else "extended"
+    return TurnReport(action, decision.why.value, game.phase, game.phase, subject, body)
+
+
+def _seat_rows(session: Session, game: Game) -> list[Seat]:
+    return seats(session, game.id)
+
+
+def _sources(decision: Decision) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for power, made in decision.generated.items():
+        for g in made:
+            out.setdefault(power, {})[str(g.order)] = _SOURCE.get(g.why, "generated")
+    return out
+
+
+def outcomes_json(adj: Adjudication, sources: Mapping[str, Mapping[str, str]],
+                  ) -> dict[str, list[dict[str, Any]]]:
+    """Per power, every result as JSON, with where the order came from."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for power, results in adj.results.items():
+        rows = []
+        for r in results:
+            row = r.to_json()
+            row["source"] = ("generated" if r.generated
+                             else sources.get(power, {}).get(str(r.order), "submitted"))
+            rows.append(row)
+        out[power] = rows
+    return out
+
+
+def _illegal(adj: Adjudication) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for power, results in adj.results.items():
+        bad = [{"order": str(r.order), "refusal": r.refusal.value if r.refusal else ""}
+               for r in results if r.outcome is Outcome.ILLEGAL]
+        if bad:
+            out[power] = bad
+    return out
+
+
+def _record(before: dict[str, Any], after: dict[str, Any], adj: Adjudication,
+            sources: Mapping[str, Mapping[str, str]]) -> TurnRecord:
+    return TurnRecord(phase=str(adj.phase), results=outcomes_json(adj, sources),
+                      before=before, after=after)
+
+
+def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSnapshot,
+             decision: Decision) -> TurnReport:
+    """The would-be results, rendered for the GM only; nothing is stored or sent."""
+    adj = adjudicate(snapshot.position, dict(decision.orders))
+    record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
+    view = results_view(announce.game_info(game, settings), record, preview=True,
+                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
+    subject, body = render("results", announce.game_info(game, settings).language, view)
+    return TurnReport("preview", decision.why.value, game.phase, str(adj.position.phase),
+                      subject, body)
+
+
+def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
+                submitted: dict[str, list[str]], decision: Decision) -> TurnReport:
+    phase = game.phase
+    snapshot_position = position_from_json(game.position)
+    before = dict(game.position)
+    adj = adjudicate(snapshot_position, dict(decision.orders))
+    after = position_to_json(adj.position)
+    sources = _sources(decision)
+    notices = _apply_seats(session, game, decision)
+    record = _record(before, after, adj, sources)
+
+    ended: GameEnd | None = check_end(adj.position, game_options(game.options).end, now)
+    next_phase = str(adj.position.phase)
+    suspended = decision.suspend_until is not None
+    due_at = None
+    if ended is None:
+        due_at = decision.suspend_until or deadlines.next_deadline(game, next_phase, now)
+    info = announce.game_info(game, settings)
+    seat_rows = _seat_rows(session, game)
+    view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
+                        notices=notices, deadline=due_at, finished=ended is not None)
+    subject, body = announce.broadcast(session, settings, now, game, "results", view)
+
+    session.add(Turn(
+        game_id=game.id, phase=phase, position_before=before,
+        orders_submitted=submitted,
+        orders_generated={p: [{"order": str(g.order), "why": g.why.value} for g in made]
+                          for p, made in decision.generated.items()},
+        orders_illegal=_illegal(adj), outcomes=record.results, position_after=after,
+        # keyed by language (HISTORY and the archive read it so); one language per game
+        bulletins={info.language: {"subject": subject, "body": body, "event": "results"}},
+        created=now,
+    ))
+    # foreign orders for a power whose player is back are void (seed 002)
+    for power in decision.drop_foreign_orders_for:
+        for vote in votes(session, game.id, phase=phase, kind="sommossa_order"):
+            if vote.target_power == power:
+                session.delete(vote)
+    game.position = after
+    game.phase = next_phase
+    for row in seat_rows:
+        row.wait = False
+        row.late_days_this_turn = 0
+    state: dict[str, Any] = {"phase": next_phase}
+    if suspended and decision.call_replacement_for:
+        state.update(suspended=True, replacement_for=decision.call_replacement_for[0])
+    options = dict(game.options or {})
+    options["turn_state"] = state
+    game.options = options
+    audit(session, now, "turn.adjudicated", game.id, phase=phase, next_phase=next_phase,
+          why=decision.why.value)
+    session.flush()
+    if ended is not None:
+        finish_game(session, game, now, settings, ended)
+    else:
+        assert due_at is not None
+        deadlines.schedule(session, game, next_phase, due_at, now)
+    return TurnReport("adjudicated", decision.why.value, phase, next_phase, subject, body)
+
+
+def rollback(session: Session, game: Game, phase: str, now: datetime,
+             settings: Settings) -> TurnReport:
+    """Go back to the start of ``phase``: its turn and every later one are undone.
+
+    Nothing is lost: the undone snapshots are copied whole into the audit log before their
+    rows go (the unique (game, phase) turn must be free for the phase to be played again).
+    """
+    game = lock_game(session, game.id)
+    target = turn_by_phase(session, game.id, phase)
+    if target is None:
+        raise LookupError(f"phase {phase} of {game.name} has not been processed")
+    undone = [t for t in turns(session, game.id) if t.id >= target.id]
+    for turn in undone:
+        audit(session, now, "turn.rolled_back", game.id, phase=turn.phase,
+              snapshot={"position_before": turn.position_before,
+                        "orders_submitted": turn.orders_submitted,
+                        "orders_generated": turn.orders_generated,
+                        "outcomes": turn.outcomes, "position_after": turn.position_after})
+        session.delete(turn)
+    game.position = dict(target.position_before)
+    game.phase = phase
+    if game.status == "finished":
+        game.status = "active"
+    options = dict(game.options or {})
+    options["turn_state"] = {"phase": phase}
+    game.options = options
+    session.flush()
+    due_at = deadlines.next_deadline(game, phase, now)
+    deadlines.schedule(session, game, phase, due_at, now)
+    return TurnReport("rolled_back", "gm", phase, phase)
+
+
+def preview(session: Session, game: Game, now: datetime, settings: Settings) -> TurnReport:
+    return process(session, game, now, settings, preview=True)
+
+
+__all__ = ["TurnReport", "lock_game", "preview", "process", "rollback", "turn_state"]

@@ -1,0 +1,50 @@
+# The judge in a container: `judge serve` as an unprivileged user, SQLite on a volume.
+# Settings come from JUDGE_* environment variables (see config/judge.example.toml);
+# `judge serve` runs `alembic upgrade head` itself before it opens any port.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# cairosvg needs the Cairo library to draw the PNG maps attached to bulletins; versions are
+# left to the Debian release so that a rebuild picks up its security fixes
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN groupadd --system --gid 10001 judge \
+    && useradd --system --uid 10001 --gid judge --home-dir /var/lib/judge judge
+
+WORKDIR /opt/judge
+# migrations/ and templates/ are read from beside the package, so the tree stays in place
+# and the package is installed editable on top of it
+COPY pyproject.toml README.md alembic.ini ./
+COPY judge ./judge
+COPY migrations ./migrations
+COPY templates ./templates
+COPY config ./config
+RUN pip install -e . \
+    && mkdir -p /var/lib/judge \
+    && chown judge:judge /var/lib/judge
+
+ENV JUDGE_DATABASE_URL=sqlite:////var/lib/judge/judge.db \
+    JUDGE_LMTP_HOST=0.0.0.0 \
+    JUDGE_LMTP_PORT=8024 \
+    JUDGE_SMTP_LISTEN_PORT=8025 \
+    JUDGE_WEB_HOST=0.0.0.0 \
+    JUDGE_WEB_PORT=8080
+
+VOLUME ["/var/lib/judge"]
+EXPOSE 8024 8025 8080
+# numeric, so that the volume's owner is unambiguous on the host
+USER 10001:10001
+WORKDIR /var/lib/judge
+
+HEALTHCHECK --interval=60s --timeout=10s \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/index.json' % os.environ['JUDGE_WEB_PORT'], timeout=5)"]
+
+ENTRYPOINT ["judge"]
+CMD ["serve"]

@@ -1,0 +1,73 @@
+"""Serve the archive with uvicorn inside ``judge serve``'s event loop (an app component)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+import uvicorn
+
+from judge.archive.app import ArchiveApp
+
+if TYPE_CHECKING:
+    from judge.app import AppContext
+
+log = logging.getLogger(__name__)
+
+
+class _QuietServer(uvicorn.Server):
+    """A uvicorn server that leaves SIGINT/SIGTERM to ``judge serve``.
+
+    uvicorn's own handlers would replace the app's, and stopping the web server alone on
+    Ctrl-C would leave the mail side running.
+    """
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+def make_server(app: ArchiveApp, host: str, port: int) -> uvicorn.Server:
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", access_log=False, lifespan="off",
+        server_header=False,
+    )
+    return _QuietServer(config)
+
+
+def bound_port(server: uvicorn.Server) -> int:
+    """The port actually bound (differs from the configured one when that was 0)."""
+    for s in server.servers:
+        for sock in s.sockets:
+            return int(sock.getsockname()[1])
+    return int(server.config.port)
+
+
+async def run(ctx: AppContext) -> None:
+    """Serve until ``ctx.stopping`` is set; records the bound port as ``ctx.ports['web']``."""
+    host, port = ctx.settings.web_host, ctx.settings.web_port
+    server = make_server(ArchiveApp(ctx.db), host, port)
+    try:
+        # bound here, not by uvicorn: uvicorn answers a busy port with sys.exit(1)
+        sock = socket.create_server((host, port))
+    except OSError as exc:
+        log.error("archive: cannot listen on %s:%d: %s", host, port, exc)
+        raise
+    task = asyncio.create_task(server.serve(sockets=[sock]), name="archive-web")
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if task.done():
+        await task  # startup failed (port in use...): let the error show
+        return
+    ctx.ports["web"] = bound_port(server)
+    log.info("archive on http://%s:%d/", ctx.settings.web_host, ctx.ports["web"])
+    stop = asyncio.create_task(ctx.stopping.wait())
+    await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+    server.should_exit = True
+    stop.cancel()
+    await task
+    sock.close()

@@ -1,0 +1,12 @@
+"""Maps of the standard board: a pure SVG renderer and its PNG conversion.
+
+``render_svg(snapshot)`` takes plain dicts (the shape of ``judge adjudicate``'s JSON) so that
+bulletins, the archive and the demo can draw a map without this package knowing their models.
+"""
+
+from judge.maps.attachment import map_attachment
+from judge.maps.png import render_png
+from judge.maps.render import render_svg
+from judge.maps.snapshot import MapSnapshot, snapshot_from_turn
+
+__all__ = ["MapSnapshot", "map_attachment", "render_png", "render_svg", "snapshot_from_turn"]

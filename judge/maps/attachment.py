@@ -1,0 +1,34 @@
+"""The map of a processed phase as an outbound-mail attachment (pure: no I/O)."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import Any
+
+from judge.maps.png import render_png
+from judge.maps.render import render_svg
+from judge.maps.snapshot import snapshot_from_turn
+
+
+def map_attachment(
+    game: str,
+    phase: str,
+    position_before: Mapping[str, Any],
+    outcomes: Mapping[str, Any] | None = None,
+    position_after: Mapping[str, Any] | None = None,
+) -> dict[str, str]:
+    """``{"mime", "filename", "data_b64"}``: the shape ``outbound_mail.attachments`` holds.
+
+    Arguments are a turn snapshot's JSON columns (``Turn.position_before``, ``Turn.outcomes``,
+    ``Turn.position_after``), so the turn processor can call this before or after storing it.
+    """
+    snap = snapshot_from_turn(phase, position_before, outcomes, position_after)
+    snap["title"] = game
+    png = render_png(render_svg(snap))
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in game) or "game"
+    return {
+        "mime": "image/png",
+        "filename": f"{safe}-{phase}.png",
+        "data_b64": base64.b64encode(png).decode("ascii"),
+    }

@@ -1,0 +1,67 @@
+"""Where things are drawn: province sites, unit anchors and the cells they make.
+
+``data/layout.json`` holds, on a ``width`` x ``height`` canvas:
+  ``sites``   Voronoi seeds. ``PAR`` is Paris's main seed; ``MAO~29`` is an extra seed that
+              gives the Mid-Atlantic more shape; ``_ASIA1`` is off-board land (Asia, Africa)
+              that keeps coastlines where they belong.
+  ``anchors`` where each province's unit, label and centre stand (placed by hand where
+              players expect them) and the coasts (``STP/NC`` ...).
+The seeds were fitted (hill climbing, offline) so that cells sharing a border are adjacent on
+the board as far as a Voronoi diagram allows, with every anchor inside its own province; the
+fit is data, so this module only loads and derives. tests/maps/test_layout.py checks it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from judge.adjudicator.geography import standard_board
+from judge.maps.voronoi import Point, cells, shared_edges
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    width: int
+    height: int
+    anchors: dict[str, Point]  # location (province or coast) -> unit position
+    cells: dict[str, list[Point]]  # site -> polygon
+    owners: dict[str, str]  # site -> province code, or "_..." for off-board land
+    edges: list[tuple[str, str, Point, Point]]  # borders between different provinces
+
+    def anchor(self, location: str) -> Point:
+        """Where a unit at ``location`` is drawn (a coast falls back to its province)."""
+        if location in self.anchors:
+            return self.anchors[location]
+        return self.anchors[location.split("/", 1)[0]]
+
+    def kind(self, owner: str) -> str:
+        """``sea``, ``coast``, ``land``, ``impassable`` or ``offboard``."""
+        if owner.startswith("_"):
+            return "offboard"
+        return standard_board().provinces[owner].kind
+
+
+def _owner(site: str) -> str:
+    return site.split("~", 1)[0]
+
+
+@cache
+def standard_layout() -> Layout:
+    raw = json.loads(
+        resources.files("judge.maps").joinpath("data/layout.json").read_text("utf-8")
+    )
+    width, height = int(raw["width"]), int(raw["height"])
+    sites: dict[str, Point] = {k: (float(v[0]), float(v[1])) for k, v in raw["sites"].items()}
+    anchors: dict[str, Point] = {k: v for k, v in sites.items() if "~" not in k and not k.startswith("_")}
+    anchors.update({k: (float(v[0]), float(v[1])) for k, v in raw["anchors"].items()})
+    polygons = cells(sites, width, height)
+    owners = {site: _owner(site) for site in sites}
+    edges = [
+        (owners[a], owners[b], p, q)
+        for a, b, p, q in shared_edges(polygons)
+        if owners[a] != owners[b]
+    ]
+    return Layout(width, height, anchors, polygons, owners, edges)

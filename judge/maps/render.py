@@ -1,0 +1,313 @@
+"""The SVG map of one phase: provinces, centre ownership, units, and orders as arrows.
+
+Pure: a ``MapSnapshot`` (or the plain dict it is read from) in, SVG text out. Every text that
+reaches the SVG is escaped, because order texts can come from players.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+)
+from judge.maps import style
+from judge.maps.layout import Layout, standard_layout
+from judge.maps.snapshot import DrawnOrder, MapSnapshot
+from judge.maps.voronoi import Point
+
+_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+_KINDS = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
+# retreating units stand beside the unit that took their province
+_RETREAT_OFFSET = (15.0, 13.0)
+
+
+def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
+    """The map of ``snapshot`` as a standalone SVG document."""
+    snap = snapshot if isinstance(snapshot, MapSnapshot) else MapSnapshot.from_dict(snapshot)
+    layout = standard_layout()
+    parts: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
+        f'width="{layout.width}" height="{layout.height}" '
+        'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
+        f'aria-label={quoteattr(_title(snap))}>',
+        f"<title>{escape(_title(snap))}</title>",
+        _defs(),
+        f'<rect width="{layout.width}" height="{layout.height}" fill="{style.SEA}"/>',
+    ]
+    parts.append(_provinces(layout, snap))
+    parts.append(_borders(layout))
+    parts.append(_labels(layout))
+    parts.append(_centres(layout, snap))
+    parts.append(_orders(layout, snap))
+    parts.append(_units(layout, snap))
+    parts.append(_caption(snap))
+    parts.append("</svg>")
+    return "\n".join(p for p in parts if p)
+
+
+def _title(snap: MapSnapshot) -> str:
+    ph = snap.phase
+    text = f"{_SEASONS[ph.season.value]} {ph.year} {_KINDS[ph.kind.value]}"
+    return f"{snap.title}: {text}" if snap.title else text
+
+
+def _defs() -> str:
+    colours = {**style.POWER_COLOURS, "RETREAT": style.RETREAT}
+    out = ["<defs>"]
+    for name, colour in colours.items():
+        out.append(
+            f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4.5" '
+            f'markerHeight="4.5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+            f'fill="{colour}"/></marker>'
+        )
+        out.append(
+            f'<marker id="dot-{name}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" '
+            f'markerHeight="5"><circle cx="5" cy="5" r="3.5" fill="white" stroke="{colour}" '
+            'stroke-width="2"/></marker>'
+        )
+    out.append("</defs>")
+    return "".join(out)
+
+
+def _fmt(points: list[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _provinces(layout: Layout, snap: MapSnapshot) -> str:
+    board = standard_board()
+    out = ['<g class="provinces">']
+    for site, polygon in layout.cells.items():
+        owner = layout.owners[site]
+        kind = layout.kind(owner)
+        if kind == "sea":
+            fill = style.SEA
+        elif kind == "offboard":
+            fill = style.OFFBOARD
+        elif kind == "impassable":
+            fill = style.IMPASSABLE
+        elif board.provinces[owner].supply_center and owner in snap.centers:
+            fill = style.POWER_TINTS.get(snap.centers[owner], style.LAND)
+        else:
+            fill = style.LAND
+        # a hairline in the fill colour hides seams between cells of one province
+        out.append(
+            f'<polygon points="{_fmt(polygon)}" fill="{fill}" stroke="{fill}" stroke-width="0.8"/>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _borders(layout: Layout) -> str:
+    land, coast, sea = [], [], []
+    for a, b, p, q in layout.edges:
+        seg = f"M{p[0]:.1f},{p[1]:.1f}L{q[0]:.1f},{q[1]:.1f}"
+        kinds = {layout.kind(a) == "sea", layout.kind(b) == "sea"}
+        if kinds == {True}:
+            sea.append(seg)
+        elif kinds == {False}:
+            land.append(seg)
+        else:
+            coast.append(seg)
+    return (
+        f'<path class="sea-borders" d="{"".join(sea)}" stroke="#8fb3cf" stroke-width="1" fill="none"/>'
+        f'<path class="land-borders" d="{"".join(land)}" stroke="{style.BORDER}" '
+        'stroke-width="1" fill="none"/>'
+        f'<path class="coast" d="{"".join(coast)}" stroke="{style.COAST}" stroke-width="2" '
+        'fill="none" stroke-linejoin="round"/>'
+    )
+
+
+def _labels(layout: Layout) -> str:
+    out = [f'<g class="labels" font-size="10" fill="{style.LABEL}" text-anchor="middle">']
+    for code, (x, y) in sorted(layout.anchors.items()):
+        if "/" in code:
+            coast = code.split("/", 1)[1].lower()
+            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80">{coast}</text>')
+            continue
+        weight = ' font-weight="bold"' if layout.kind(code) != "sea" else ' font-style="italic"'
+        out.append(f'<text x="{x:.1f}" y="{y - 15:.1f}"{weight}>{code}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _centres(layout: Layout, snap: MapSnapshot) -> str:
+    out = ['<g class="centres">']
+    for centre in sorted(standard_board().supply_centers):
+        x, y = layout.anchor(centre)
+        owner = snap.centers.get(centre)
+        fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
+        out.append(
+            f'<circle cx="{x + 20:.1f}" cy="{y - 18:.1f}" r="4.5" fill="{fill}" stroke="#222" '
+            f'stroke-width="1.2"><title>{centre}: {escape((owner or "neutral").title())}</title></circle>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _toward(p: Point, q: Point, gap: float) -> Point:
+    """The point ``gap`` short of ``q`` on the segment from ``p``."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy) or 1.0
+    return (q[0] - dx / length * gap, q[1] - dy / length * gap)
+
+
+def _stroke(power: str, succeeded: bool | None) -> tuple[str, str]:
+    colour = style.POWER_COLOURS.get(power, "#000")
+    dash = ' stroke-dasharray="7 5"' if succeeded is False else ""
+    return colour, dash
+
+
+def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str]) -> str:
+    order, power = drawn.order, drawn.power
+    colour, dash = _stroke(power, drawn.succeeded)
+    css = "failed" if drawn.succeeded is False else "order"
+    title = f"<title>{escape(power.title())}: {escape(drawn.text)}</title>"
+    if isinstance(order, Move):
+        a, b = layout.anchor(order.location), layout.anchor(order.target)
+        end = _toward(a, b, 13)
+        start = _toward(b, a, 11)
+        return (
+            f'<path class="{css} move" d="M{start[0]:.1f},{start[1]:.1f}L{end[0]:.1f},{end[1]:.1f}" '
+            f'stroke="{colour}" stroke-width="3.2" fill="none"{dash} '
+            f'marker-end="url(#arrow-{power})">{title}</path>'
+        )
+    if isinstance(order, SupportMove):
+        a = layout.anchor(order.location)
+        s, t = layout.anchor(order.supported), layout.anchor(order.target)
+        mid = ((s[0] + t[0]) / 2, (s[1] + t[1]) / 2)
+        end = _toward(mid, t, 14)
+        start = _toward(mid, a, 11)
+        return (
+            f'<path class="{css} support" d="M{start[0]:.1f},{start[1]:.1f}Q{mid[0]:.1f},{mid[1]:.1f} '
+            f'{end[0]:.1f},{end[1]:.1f}" stroke="{colour}" stroke-width="1.8" fill="none"{dash} '
+            f'stroke-opacity="0.9" marker-end="url(#dot-{power})">{title}</path>'
+        )
+    if isinstance(order, SupportHold):
+        a, s = layout.anchor(order.location), layout.anchor(order.supported)
+        end, start = _toward(a, s, 15), _toward(s, a, 11)
+        return (
+            f'<path class="{css} support" d="M{start[0]:.1f},{start[1]:.1f}L{end[0]:.1f},{end[1]:.1f}" '
+            f'stroke="{colour}" stroke-width="1.8" fill="none"{dash} '
+            f'marker-end="url(#dot-{power})">{title}</path>'
+        )
+    if isinstance(order, Convoy):
+        a = layout.anchor(order.location)
+        s, t = layout.anchor(order.army), layout.anchor(order.target)
+        mid = ((s[0] + t[0]) / 2, (s[1] + t[1]) / 2)
+        start = _toward(mid, a, 11)
+        # dotted so a convoy reads differently from a support at a glance
+        pattern = dash or ' stroke-dasharray="2 3"'
+        return (
+            f'<path class="{css} convoy" d="M{start[0]:.1f},{start[1]:.1f}L{mid[0]:.1f},{mid[1]:.1f}" '
+            f'stroke="{colour}" stroke-width="2.2" fill="none"{pattern} stroke-linecap="round" '
+            f'marker-end="url(#dot-{power})">{title}</path>'
+        )
+    if isinstance(order, Hold):
+        x, y = layout.anchor(order.location)
+        return (
+            f'<circle class="{css} hold" cx="{x:.1f}" cy="{y:.1f}" r="15.5" fill="none" '
+            f'stroke="{colour}" stroke-width="2"{dash}>{title}</circle>'
+        )
+    if isinstance(order, Retreat):
+        a = _shifted(layout.anchor(order.location), order.location in retreating)
+        b = layout.anchor(order.target)
+        end = _toward(a, b, 13)
+        return (
+            f'<path class="{css} retreat" d="M{a[0]:.1f},{a[1]:.1f}L{end[0]:.1f},{end[1]:.1f}" '
+            f'stroke="{style.RETREAT}" stroke-width="3" fill="none"{dash} '
+            f'marker-end="url(#arrow-RETREAT)">{title}</path>'
+        )
+    if isinstance(order, Disband):
+        x, y = _shifted(layout.anchor(order.location), order.location in retreating)
+        return (
+            f'<path class="{css} disband" d="M{x - 10:.1f},{y - 10:.1f}L{x + 10:.1f},{y + 10:.1f}'
+            f'M{x - 10:.1f},{y + 10:.1f}L{x + 10:.1f},{y - 10:.1f}" stroke="{style.FAILED}" '
+            f'stroke-width="3.5" stroke-linecap="round">{title}</path>'
+        )
+    if isinstance(order, Build):
+        x, y = layout.anchor(order.location)
+        ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"')
+        return (
+            f'<g class="{css} build">{title}<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" '
+            f'stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>{ghost}</g>'
+        )
+    return ""  # WAIVE draws nothing
+
+
+def _shifted(p: Point, moved: bool) -> Point:
+    return (p[0] + _RETREAT_OFFSET[0], p[1] + _RETREAT_OFFSET[1]) if moved else p
+
+
+def _orders(layout: Layout, snap: MapSnapshot) -> str:
+    retreating = {u.location for u in snap.dislodged} if snap.phase.is_retreat else set()
+    # supports and convoys under moves, so the moves stay readable
+    rank = {SupportMove: 0, SupportHold: 0, Convoy: 0, Hold: 1, Move: 2, Retreat: 2}
+    ordered = sorted(snap.orders, key=lambda d: rank.get(type(d.order), 3))
+    body = "".join(_order_svg(layout, snap, d, retreating) for d in ordered)
+    return f'<g class="orders" stroke-linecap="round">{body}</g>'
+
+
+def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
+    x, y = at
+    colour = style.POWER_COLOURS.get(unit.power, "#000")
+    ink = "#222" if unit.power in ("TURKEY", "FRANCE") else "#fff"
+    r = style.UNIT_RADIUS
+    if unit.type is UnitType.ARMY:
+        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}" stroke="#fff" stroke-width="1.6"/>'
+    else:
+        shape = (
+            f'<rect x="{x - r - 3:.1f}" y="{y - r + 2:.1f}" width="{2 * r + 6:.1f}" '
+            f'height="{2 * r - 4:.1f}" rx="6" fill="{colour}" stroke="#fff" stroke-width="1.6"/>'
+        )
+    label = (
+        f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" fill="{ink}" '
+        f'text-anchor="middle">{unit.type.value}</text>'
+    )
+    title = f"<title>{escape(unit.power.title())}: {escape(str(unit))}</title>"
+    return f'<g class="unit" data-power="{unit.power}"{extra}>{title}{shape}{label}</g>'
+
+
+def _units(layout: Layout, snap: MapSnapshot) -> str:
+    out = ['<g class="units">']
+    for unit in sorted(snap.units, key=lambda u: (POWERS.index(u.power) if u.power in POWERS else 9, u.location)):
+        out.append(_unit_svg(unit, layout.anchor(unit.location)))
+    for unit in snap.dislodged:
+        at = layout.anchor(unit.location)
+        if snap.phase.is_retreat:
+            at = _shifted(at, True)
+            out.append(_unit_svg(unit, at))
+        x, y = at
+        # a red ring marks a unit dislodged (movement map) or waiting to retreat
+        out.append(
+            f'<circle class="dislodged" cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
+            f'stroke="{style.FAILED}" stroke-width="2.5" stroke-dasharray="4 2">'
+            f"<title>dislodged: {escape(str(unit))}</title></circle>"
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _caption(snap: MapSnapshot) -> str:
+    title = _title(snap)
+    text = escape(title)
+    # bold 15px DejaVu Sans averages under 9.5px a character
+    width = min(600, 24 + 9.5 * len(title))
+    return (
+        f'<g class="caption"><rect x="8" y="8" width="{width:.0f}" height="28" rx="5" fill="#ffffff" '
+        f'fill-opacity="0.85" stroke="{style.BORDER}"/><text x="18" y="28" font-size="15" '
+        f'font-weight="bold" fill="{style.LABEL}">{text}</text></g>'
+    )

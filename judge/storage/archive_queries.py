@@ -1,0 +1,103 @@
+"""Read-only queries for the web archive, returning plain dicts (no ORM object escapes).
+
+Only what a processed phase made public leaves here: games, seats' display names, and the
+immutable ``turn`` snapshots. Order sets, votes, press, deadlines and addresses are never read,
+so the archive cannot leak them however its pages are written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from judge.storage.database import Database
+from judge.storage.models_game import Account, Game, Seat, Turn
+
+
+def _blind(game: Game) -> bool:
+    return bool((game.options or {}).get("blind", False))
+
+
+def _players(session: Any, game: Game) -> list[dict[str, Any]] | None:
+    """Power and display name per seat, or None when the game is blind."""
+    if _blind(game):
+        return None
+    rows = session.execute(
+        select(Seat.power, Seat.status, Account.display_name)
+        .outerjoin(Account, Account.id == Seat.account_id)
+        .where(Seat.game_id == game.id)
+        .order_by(Seat.power)
+    ).all()
+    # display names only: an address is never shown, blind game or not
+    return [{"power": p, "status": s, "name": n or ""} for p, s, n in rows]
+
+
+def _game_row(session: Any, game: Game) -> dict[str, Any]:
+    processed = session.scalar(select(func.count(Turn.id)).where(Turn.game_id == game.id))
+    return {
+        "name": game.name,
+        "variant": game.variant,
+        "status": game.status,
+        "phase": game.phase,
+        "language": game.language,
+        "blind": _blind(game),
+        "processed_phases": int(processed or 0),
+        "players": _players(session, game),
+    }
+
+
+def list_games(db: Database) -> list[dict[str, Any]]:
+    """Every game that has left the forming stage, newest first."""
+    with db.session() as session:
+        games = session.scalars(
+            select(Game).where(Game.status != "forming").order_by(Game.id.desc())
+        ).all()
+        return [_game_row(session, g) for g in games]
+
+
+def _turn_dict(turn: Turn) -> dict[str, Any]:
+    return {
+        "phase": turn.phase,
+        "position_before": turn.position_before or {},
+        "orders_generated": turn.orders_generated or {},
+        "orders_illegal": turn.orders_illegal or {},
+        "outcomes": turn.outcomes or {},
+        "position_after": turn.position_after or {},
+        "bulletins": turn.bulletins or {},
+        "created": turn.created.isoformat() if turn.created else None,
+    }
+
+
+def game_archive(db: Database, name: str) -> dict[str, Any] | None:
+    """One game with all its processed phases (turn snapshots, oldest first)."""
+    with db.session() as session:
+        game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
+        if game is None or game.status == "forming":
+            return None
+        turns = session.scalars(
+            select(Turn).where(Turn.game_id == game.id).order_by(Turn.id)
+        ).all()
+        out = _game_row(session, game)
+        out["turns"] = [_turn_dict(t) for t in turns]
+        return out
+
+
+def turn_archive(db: Database, name: str, phase: str) -> dict[str, Any] | None:
+    """One processed phase of one game, with the game's public row."""
+    with db.session() as session:
+        game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
+        if game is None or game.status == "forming":
+            return None
+        turn = session.scalar(
+            select(Turn).where(Turn.game_id == game.id, Turn.phase == phase.upper())
+        )
+        if turn is None:
+            return None
+        phases = list(
+            session.scalars(select(Turn.phase).where(Turn.game_id == game.id).order_by(Turn.id))
+        )
+        out = _game_row(session, game)
+        out["turn"] = _turn_dict(turn)
+        out["phases"] = phases
+        return out

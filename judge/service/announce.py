@@ -76,11 +76,11 @@ def everyone(session: Session, game: Game) -> list[str]:
 
 def queue(session: Session, settings: Settings, now: datetime, game: Game,
           addresses: Iterable[str], subject: str, body: str, kind: str = "bulletin",
-          ) -> list[OutboundMail]:
+          attachments: list[dict[str, Any]] | None = None) -> list[OutboundMail]:
     rows = []
     for address in addresses:
         row = outbound_row(settings, now, to=address, subject=subject, body=body, kind=kind,
-                           game=game)
+                           game=game, attachments=attachments)
         enqueue_outbound(session, row)
         rows.append(row)
     return rows
@@ -88,9 +88,9 @@ def queue(session: Session, settings: Settings, now: datetime, game: Game,
 
 def broadcast(session: Session, settings: Settings, now: datetime, game: Game, event: str,
               view: dict[str, Any], addresses: Iterable[str] | None = None,
-              ) -> tuple[str, str]:
+              attachments: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """Render ``event`` in the game's language and queue it to ``addresses`` (default: all)."""
     subject, body = render(event, game_info(game, settings).language, view)
     targets = everyone(session, game) if addresses is None else list(addresses)
-    queue(session, settings, now, game, targets, subject, body)
+    queue(session, settings, now, game, targets, subject, body, attachments=attachments)
     return subject, body

@@ -23,6 +23,7 @@ from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.outcomes import Outcome
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
+from judge.maps.attachment import map_attachment
 from judge.rules.decision import Action, Decision, SeatChangeWhy
 from judge.rules.due import decide
 from judge.rules.game_end import GameEnd, check_end
@@ -238,7 +239,12 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     seat_rows = _seat_rows(session, game)
     view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
                         notices=notices, deadline=due_at, finished=ended is not None)
-    subject, body = announce.broadcast(session, settings, now, game, "results", view)
+    # every movement bulletin carries the map of the phase just played (issue 7)
+    attachments = None
+    if phase.endswith("M"):
+        attachments = [map_attachment(game.name, phase, before, record.results, after)]
+    subject, body = announce.broadcast(session, settings, now, game, "results", view,
+                                       attachments=attachments)
 
     session.add(Turn(
         game_id=game.id, phase=phase, position_before=before,

@@ -1,0 +1,114 @@
+"""The mail-side subcommands of ``judge``: serve, retry-failed, outbox.
+
+``judge.cli`` calls ``register(subparsers)``; each subcommand stores its handler in
+``args.handler`` and takes ``--config`` (also accepted before the subcommand, if cli.py defines it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from judge.settings import Settings, load
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return load(getattr(args, "config", None))
+
+
+def _logging(settings: Settings) -> None:
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.log_level.upper() != "DEBUG":
+        # aiosmtpd logs every SMTP command at INFO
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from judge.app import serve as run_app
+
+    settings = _settings(args)
+    _logging(settings)
+    return asyncio.run(run_app(settings))
+
+
+def retry_failed(args: argparse.Namespace) -> int:
+    from judge.service.inbox import retry_failed as requeue
+    from judge.storage import Database
+
+    settings = _settings(args)
+    _logging(settings)
+    db = Database(settings.database_url)
+    db.migrate()
+    ids = requeue(db, list(args.ids))
+    print(f"requeued {len(ids)} failed mail(s): {' '.join(map(str, ids)) or '-'}")
+    if not getattr(args, "queue_only", False) and ids:
+        # handle them now, so the command's output says how it went
+        from judge.mail.decoding import decode
+        from judge.service.inbox import process_one
+        from judge.storage.mailrepo import list_inbound
+
+        while process_one(db, settings, decode) is not None:
+            pass
+        with db.session() as session:
+            rows = [r for r in list_inbound(session) if r.id in set(ids)]
+            for row in rows:
+                print(f"  {row.id}: {row.status}")
+    db.dispose()
+    return 0
+
+
+def outbox(args: argparse.Namespace) -> int:
+    from judge.storage import Database
+    from judge.storage.mailrepo import list_outbound
+
+    settings = _settings(args)
+    db = Database(settings.database_url)
+    db.migrate()
+    with db.session() as session:
+        rows = list_outbound(session, args.status, args.limit)
+        out = sys.stdout
+        out.write(f"{'id':>6} {'status':8} {'tries':>5} {'next attempt':25} to / subject / error\n")
+        for row in rows:
+            out.write(f"{row.id:>6} {row.status:8} {row.tries:>5} "
+                      f"{row.next_attempt_at.isoformat(timespec='seconds'):25} "
+                      f"{row.to_addr} / {row.subject}"
+                      + (f" / {row.last_error}" if row.last_error else "") + "\n")
+    db.dispose()
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
+        parser = subparsers.add_parser(name, help=help_text, description=help_text)
+        # SUPPRESS: never overwrite a --config given before the subcommand
+        parser.add_argument("--config", default=argparse.SUPPRESS,
+                            help="TOML settings file (default: $JUDGE_CONFIG)")
+        parser.set_defaults(handler=func)
+        return parser
+
+    add("serve", serve, "run the judge: mail listeners, IMAP poller, drains, scheduler, web")
+    retry = add("retry-failed", retry_failed, "re-run mail whose handling failed")
+    retry.add_argument("ids", nargs="*", type=int, help="inbound mail ids (default: all failed)")
+    retry.add_argument("--queue-only", action="store_true",
+                       help="only put them back in the queue for a running server")
+    box = add("outbox", outbox, "list outgoing mail")
+    box.add_argument("--status", choices=["pending", "sending", "sent", "dead"], default=None)
+    box.add_argument("--limit", type=int, default=200)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the mail subcommands without judge.cli (``python -m judge.cli_mail serve``)."""
+    parser = argparse.ArgumentParser(prog="judge")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

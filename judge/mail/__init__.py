@@ -1,0 +1,1 @@
+"""Mail in and out: the only package importing aiosmtpd, aioimaplib and aiosmtplib."""

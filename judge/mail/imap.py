@@ -1,0 +1,185 @@
+"""IMAP poller (aioimaplib): fetch by UID above a stored watermark, store, then flag.
+
+The watermark (UIDVALIDITY + last UID) advances in the same transaction that stores the mail;
+the message is flagged, deleted or moved on the server only after that commit. A crash in
+between leaves a stored mail still on the server: fetched again, it is a duplicate (same
+Message-ID and body hash) and is not stored twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from aioimaplib import aioimaplib
+
+from judge.settings import Settings
+from judge.storage import Database
+from judge.storage.mailrepo import imap_watermark, set_imap_watermark, store_received
+
+from .listener import message_id_of
+
+log = logging.getLogger(__name__)
+
+UIDVALIDITY = re.compile(rb"UIDVALIDITY (\d+)")
+FETCH_UID = re.compile(rb"UID (\d+)")
+
+
+class ImapError(Exception):
+    pass
+
+
+def _check(response: aioimaplib.Response, what: str) -> aioimaplib.Response:
+    if response.result != "OK":
+        raise ImapError(f"{what}: {response.result} {response.lines!r}")
+    return response
+
+
+class ImapPoller:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        on_stored: Callable[[], None] = lambda: None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.on_stored = on_stored
+        self.now = now
+        self.account = f"{settings.imap_user}@{settings.imap_host}/{settings.imap_folder}"
+
+    async def _connect(self) -> aioimaplib.IMAP4:
+        s = self.settings
+        if s.imap_security == "ssl":
+            client: aioimaplib.IMAP4 = aioimaplib.IMAP4_SSL(host=s.imap_host, port=s.imap_port)
+        else:
+            client = aioimaplib.IMAP4(host=s.imap_host, port=s.imap_port)
+        await client.wait_hello_from_server()
+        if s.imap_security == "starttls":
+            _check(await client.starttls(), "STARTTLS")
+        _check(await client.login(s.imap_user, s.imap_password), "LOGIN")
+        return client
+
+    async def poll_once(self, client: aioimaplib.IMAP4) -> int:
+        """Select the folder and store every message above the watermark; returns the count."""
+        selected = _check(await client.select(self.settings.imap_folder), "SELECT")
+        uidvalidity = 0
+        for line in selected.lines:
+            match = UIDVALIDITY.search(bytes(line)) if isinstance(line, bytes | bytearray) else None
+            if match:
+                uidvalidity = int(match.group(1))
+        last_uid = await asyncio.to_thread(self._watermark, uidvalidity)
+        found = _check(await client.uid_search(f"UID {last_uid + 1}:*"), "SEARCH")
+        uids: list[int] = []
+        for line in found.lines[:-1]:  # the last line is the server's "completed" text
+            if isinstance(line, bytes | bytearray):
+                uids.extend(int(tok) for tok in bytes(line).split() if tok.isdigit())
+        # "N:*" always matches the newest message, even below N
+        uids = sorted(uid for uid in set(uids) if uid > last_uid)
+        stored = 0
+        for uid in uids:
+            raw = await self._fetch(client, uid)
+            if raw is None:
+                continue
+            await asyncio.to_thread(self._store, raw, uidvalidity, uid)
+            stored += 1
+            self.on_stored()
+            await self._after_store(client, uid)
+        if stored and self.settings.imap_after_store == "delete":
+            await client.expunge()
+        return stored
+
+    def _watermark(self, uidvalidity: int) -> int:
+        with self.db.session() as session:
+            state = imap_watermark(session, self.account)
+            if state.uidvalidity != uidvalidity:
+                # the server renumbered the folder: start over; dedup absorbs re-fetches
+                log.warning("IMAP UIDVALIDITY changed %s -> %s", state.uidvalidity, uidvalidity)
+                state.uidvalidity, state.last_uid = uidvalidity, 0
+            return state.last_uid
+
+    def _store(self, raw: bytes, uidvalidity: int, uid: int) -> None:
+        def advance(session: Any) -> None:
+            set_imap_watermark(session, self.account, uidvalidity, uid)
+
+        store_received(self.db, after=advance, raw=raw, message_id=message_id_of(raw),
+                       envelope_from="", envelope_to=[self.settings.imap_user], source="imap",
+                       now=self.now(), max_bytes=self.settings.max_message_bytes)
+
+    async def _fetch(self, client: aioimaplib.IMAP4, uid: int) -> bytes | None:
+        response = _check(await client.uid("fetch", str(uid), "(BODY.PEEK[])"), "FETCH")
+        for line in response.lines:
+            if isinstance(line, bytearray):
+                return bytes(line)
+        log.warning("IMAP UID %d: no message body in the FETCH answer", uid)
+        return None
+
+    async def _after_store(self, client: aioimaplib.IMAP4, uid: int) -> None:
+        action = self.settings.imap_after_store
+        if action.startswith("move:"):
+            folder = action.partition(":")[2]
+            if client.has_capability("MOVE"):
+                _check(await client.uid("move", str(uid), folder), "MOVE")
+                return
+            _check(await client.uid("copy", str(uid), folder), "COPY")
+            action = "delete"
+        flags = r"(\Seen \Deleted)" if action == "delete" else r"(\Seen)"
+        _check(await client.uid("store", str(uid), "+FLAGS", flags), "STORE")
+
+    async def _wait_for_news(self, client: aioimaplib.IMAP4, stopping: asyncio.Event) -> None:
+        s = self.settings
+        if not client.has_capability("IDLE"):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), timeout=s.imap_poll_seconds)
+            return
+        idle = await client.idle_start(timeout=s.imap_idle_seconds)
+        push = asyncio.ensure_future(client.wait_server_push(timeout=s.imap_idle_seconds))
+        stopper = asyncio.ensure_future(stopping.wait())
+        try:
+            await asyncio.wait({push, stopper}, timeout=s.imap_poll_seconds,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (push, stopper):
+                task.cancel()
+            client.idle_done()
+            await asyncio.wait_for(idle, timeout=30)
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        """Poll until ``stopping``; cancelling it is safe (a stored mail is a duplicate later)."""
+        first_backoff = min(1.0, self.settings.imap_backoff_max_seconds)
+        backoff = first_backoff
+        while not stopping.is_set():
+            client = None
+            try:
+                client = await self._connect()
+                backoff = first_backoff
+                while not stopping.is_set():
+                    await self.poll_once(client)
+                    await self._wait_for_news(client, stopping)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("IMAP %s: %r; reconnecting in %.0fs", self.account, exc, backoff)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stopping.wait(), timeout=backoff)
+                backoff = min(backoff * 2, self.settings.imap_backoff_max_seconds)
+            finally:
+                if client is not None:
+                    await _close(client, polite=not stopping.is_set())
+
+
+async def _close(client: aioimaplib.IMAP4, polite: bool) -> None:
+    """LOGOUT when reconnecting; when stopping, just drop the connection (it may be in IDLE)."""
+    if polite:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.logout(), timeout=2)
+            return
+    transport = getattr(getattr(client, "protocol", None), "transport", None)
+    if transport is not None:
+        transport.close()

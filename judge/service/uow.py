@@ -1,0 +1,144 @@
+"""The unit of work for one received mail: what a command handler sees and may do.
+
+``IncomingMail`` is the decoded mail, free of any mail or database library types.
+``MailContext`` is handed to ``judge.service.dispatch.dispatch`` inside the one transaction
+that handles the mail; everything written through ``ctx.session`` and every reply queued with
+``ctx.reply`` / ``ctx.send`` commits together with the inbound row being marked done, or not
+at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from judge.settings import Settings
+from judge.storage.mailrepo import count_recent_to, enqueue_outbound
+from judge.storage.models import OutboundMail
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    from_addr: str  # bare address, lower-cased domain
+    from_name: str = ""
+    to: tuple[str, ...] = ()
+    cc: tuple[str, ...] = ()
+    reply_to: str = ""
+    subject: str = ""
+    message_id: str = ""
+    references: tuple[str, ...] = ()
+    text: str = ""  # the chosen text part, decoded (HTML turned into text)
+    lines: tuple[str, ...] = ()  # text without quotes, attributions and signature
+    ignored_attachments: tuple[str, ...] = ()
+    oversized: bool = False
+    size: int = 0
+    notes: tuple[str, ...] = ()  # what decoding had to guess, said back to the sender
+    loop_reason: str | None = None  # set when answering could start a mail loop
+
+
+def new_message_id(domain: str) -> str:
+    return f"<{uuid.uuid4().hex}@{domain}>"
+
+
+def list_id(game_name: str, domain: str) -> str:
+    return f"<{game_name.lower()}.{domain}>"
+
+
+@dataclass
+class MailContext:
+    mail: IncomingMail
+    settings: Settings
+    now: datetime
+    session: Any  # judge.storage session for repository calls (kept untyped here on purpose)
+    inbound_id: int | None = None
+    queued: list[OutboundMail] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    _notes_said: bool = False
+
+    def notices(self) -> list[str]:
+        """Lines telling the sender what was not read (attachments, charset guesses)."""
+        lines = [f"Attachment {name} ignored." for name in self.mail.ignored_attachments]
+        lines.extend(self.mail.notes)
+        return lines
+
+    def reply(self, text: str, subject: str | None = None) -> OutboundMail | None:
+        """Queue an answer to the sender (threaded, auto-replied, under the daily cap)."""
+        to = self.mail.reply_to or self.mail.from_addr
+        since = self.now - timedelta(days=1)
+        if count_recent_to(self.session, to, since) >= self.settings.replies_per_address_per_day:
+            log.warning("reply to %s dropped: over %d replies a day", to,
+                        self.settings.replies_per_address_per_day)
+            self.dropped.append(to)
+            return None
+        if not self._notes_said and self.notices():
+            text = text.rstrip("\n") + "\n\n" + "\n".join(self.notices()) + "\n"
+            self._notes_said = True
+        original = self.mail.subject or ""
+        if subject is None:
+            subject = original if original.lower().startswith("re:") else f"Re: {original}".strip()
+        refs = list(self.mail.references)
+        if self.mail.message_id:
+            refs.append(self.mail.message_id)
+        return self._queue(
+            to=to, subject=subject, body=text, kind="reply",
+            in_reply_to=self.mail.message_id or None,
+            references=" ".join(refs) or None,
+        )
+
+    def send(self, to: str, subject: str, body: str, game: Any = None,
+             kind: str = "notice", attachments: list[dict[str, Any]] | None = None,
+             ) -> OutboundMail:
+        """Queue a mail to anyone (bulletins, copies, press). ``game``: a Game row or name."""
+        return self._queue(to=to, subject=subject, body=body, kind=kind, game=game,
+                           attachments=attachments)
+
+    def _queue(self, **kw: Any) -> OutboundMail:
+        row = outbound_row(self.settings, self.now, inbound_id=self.inbound_id, **kw)
+        enqueue_outbound(self.session, row)
+        self.queued.append(row)
+        return row
+
+
+def outbound_row(
+    settings: Settings,
+    now: datetime,
+    *,
+    to: str,
+    subject: str,
+    body: str,
+    kind: str = "notice",
+    game: Any = None,
+    in_reply_to: str | None = None,
+    references: str | None = None,
+    inbound_id: int | None = None,
+    attachments: list[dict[str, Any]] | None = None,
+) -> OutboundMail:
+    """An outbox row with its Message-ID fixed now, so a resend after a crash reuses it."""
+    game_name = game if isinstance(game, str) else getattr(game, "name", None)
+    game_id = getattr(game, "id", None) if not isinstance(game, str) else None
+    headers = {"Auto-Submitted": "auto-replied" if kind == "reply" else "auto-generated"}
+    if kind != "reply":
+        headers["Precedence"] = "bulk"
+    return OutboundMail(
+        to_addr=to,
+        subject=subject,
+        headers=headers,
+        body=body,
+        attachments=list(attachments or []),
+        kind=kind,
+        game_id=game_id,
+        list_id=list_id(game_name, settings.domain) if game_name else None,
+        inbound_id=inbound_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        message_id=new_message_id(settings.domain),
+        status="pending",
+        tries=0,
+        next_attempt_at=now,
+        created=now,
+    )

@@ -1,0 +1,51 @@
+"""All tables, importable from one place (``from judge.storage.models import Game``)."""
+
+from judge.storage.base import Base
+from judge.storage.models_game import (
+    DEADLINE_KINDS,
+    GAME_STATUSES,
+    ORDER_SOURCES,
+    SEAT_STATUSES,
+    VOTE_KINDS,
+    Account,
+    AuditLog,
+    Deadline,
+    Game,
+    OrderSet,
+    Press,
+    Seat,
+    Turn,
+    Vote,
+    default_game_options,
+)
+from judge.storage.models_mail import (
+    INBOUND_STATUSES,
+    OUTBOUND_STATUSES,
+    ImapState,
+    InboundMail,
+    OutboundMail,
+)
+
+__all__ = [
+    "DEADLINE_KINDS",
+    "GAME_STATUSES",
+    "INBOUND_STATUSES",
+    "ORDER_SOURCES",
+    "OUTBOUND_STATUSES",
+    "SEAT_STATUSES",
+    "VOTE_KINDS",
+    "Account",
+    "AuditLog",
+    "Base",
+    "Deadline",
+    "Game",
+    "ImapState",
+    "InboundMail",
+    "OrderSet",
+    "OutboundMail",
+    "Press",
+    "Seat",
+    "Turn",
+    "Vote",
+    "default_game_options",
+]

@@ -1,0 +1,84 @@
+"""Repository functions the mail commands need beyond ``gamerepo`` (seats, votes, deadlines).
+
+Kept apart from ``gamerepo`` so the command handlers (issue 6) could grow them without touching
+the shared module; every function takes the caller's Session (the caller owns the transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from judge.storage.models_game import Account, Deadline, Game, Press, Seat, Turn, Vote
+
+
+def account_by_address(session: Session, address: str) -> Account | None:
+    return session.scalar(select(Account).where(func.lower(Account.address) == address.lower()))
+
+
+def games_with_status(session: Session, statuses: Sequence[str]) -> list[Game]:
+    stmt = select(Game).where(Game.status.in_(list(statuses))).order_by(Game.name)
+    return list(session.scalars(stmt))
+
+
+def seat_by_power(session: Session, game_id: int, power: str) -> Seat | None:
+    return session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.power == power))
+
+
+def seat_by_token(session: Session, token: str) -> Seat | None:
+    return session.scalar(select(Seat).where(func.lower(Seat.anon_token) == token.lower()))
+
+
+def seats_of_account(session: Session, game_id: int, account_id: int) -> list[Seat]:
+    stmt = select(Seat).where(Seat.game_id == game_id, Seat.account_id == account_id)
+    return list(session.scalars(stmt.order_by(Seat.power)))
+
+
+def votes(
+    session: Session,
+    game_id: int,
+    phase: str | None = None,
+    kind: str | None = None,
+    voter_power: str | None = None,
+) -> list[Vote]:
+    stmt = select(Vote).where(Vote.game_id == game_id)
+    if phase is not None:
+        stmt = stmt.where(Vote.phase == phase)
+    if kind is not None:
+        stmt = stmt.where(Vote.kind == kind)
+    if voter_power is not None:
+        stmt = stmt.where(Vote.voter_power == voter_power)
+    return list(session.scalars(stmt.order_by(Vote.id)))
+
+
+def delete_votes(
+    session: Session,
+    game_id: int,
+    phase: str | None,
+    kind: str,
+    voter_power: str,
+    target_power: str | None = None,
+) -> int:
+    """Withdraw votes (``phase`` None: in every phase; draw votes outlive their phase)."""
+    stmt = delete(Vote).where(Vote.game_id == game_id, Vote.kind == kind,
+                              Vote.voter_power == voter_power)
+    if phase is not None:
+        stmt = stmt.where(Vote.phase == phase)
+    if target_power is not None:
+        stmt = stmt.where(Vote.target_power == target_power)
+    return session.execute(stmt).rowcount or 0
+
+
+def turn_by_phase(session: Session, game_id: int, phase: str) -> Turn | None:
+    return session.scalar(select(Turn).where(Turn.game_id == game_id, Turn.phase == phase))
+
+
+def open_deadlines(session: Session, game_id: int) -> list[Deadline]:
+    stmt = select(Deadline).where(Deadline.game_id == game_id, Deadline.done.is_(False))
+    return list(session.scalars(stmt.order_by(Deadline.due_at)))
+
+
+def press_of_game(session: Session, game_id: int) -> list[Press]:
+    return list(session.scalars(select(Press).where(Press.game_id == game_id).order_by(Press.id)))

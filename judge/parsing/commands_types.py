@@ -1,0 +1,136 @@
+"""The command language's vocabulary of types: verbs, roles, problems, parsed items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+LANGS = ("en", "it", "fr")
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+GM = "GM"
+SIGNATURE = "-- "
+
+
+class Verb(StrEnum):
+    HELP = "HELP"
+    LIST = "LIST"
+    HISTORY = "HISTORY"
+    SUMMARY = "SUMMARY"
+    OBSERVE = "OBSERVE"
+    CREATE = "CREATE"
+    JOIN = "JOIN"
+    SIGNON = "SIGNON"
+    SIGNOFF = "SIGNOFF"
+    CLEAR = "CLEAR"
+    STATUS = "STATUS"
+    SET_WAIT = "SET_WAIT"
+    SET_NOWAIT = "SET_NOWAIT"
+    PRESS = "PRESS"
+    BROADCAST = "BROADCAST"
+    ENDPRESS = "ENDPRESS"
+    SET_PASSWORD = "SET_PASSWORD"
+    SET_ADDRESS = "SET_ADDRESS"
+    LATE = "LATE"
+    DRAW = "DRAW"
+    NO_DRAW = "NO_DRAW"
+    CONCEDE = "CONCEDE"
+    FOR = "FOR"
+    RESIGN = "RESIGN"
+    START = "START"
+    SET_DEADLINE = "SET_DEADLINE"
+    EXTEND = "EXTEND"
+    PAUSE = "PAUSE"
+    RESUME = "RESUME"
+    PROCESS = "PROCESS"
+    PREVIEW = "PREVIEW"
+    ROLLBACK = "ROLLBACK"
+    REPLACE = "REPLACE"
+    EJECT = "EJECT"
+    BECOME = "BECOME"
+    GRANT = "GRANT"
+    END = "END"
+    OPTION = "OPTION"  # a game option line (CREATE or GM session)
+
+
+class Role(StrEnum):
+    ANYONE = "anyone"
+    PLAYER = "player"
+    GM = "gm"
+    BLOCK = "block"
+
+
+class Problem(StrEnum):
+    """Why a line that starts with a keyword could not be read."""
+
+    MISSING_ARGUMENT = "missing_argument"
+    TOO_MANY_ARGUMENTS = "too_many_arguments"
+    UNKNOWN_POWER = "unknown_power"
+    NOT_A_NUMBER = "not_a_number"
+    BAD_PHASE = "bad_phase"
+    BAD_DATE = "bad_date"
+    BAD_VALUE = "bad_value"
+    UNCLOSED_BLOCK = "unclosed_block"
+    STRAY_END = "stray_end"
+
+
+# verbs whose keyword must stand alone on its line; with more words the line is something else
+# (``FIN`` is the French END but also Finland's code in an order)
+NO_ARGS = frozenset({
+    Verb.HELP, Verb.SIGNOFF, Verb.CLEAR, Verb.STATUS, Verb.SET_WAIT, Verb.SET_NOWAIT,
+    Verb.ENDPRESS, Verb.DRAW, Verb.NO_DRAW, Verb.RESIGN, Verb.START, Verb.PAUSE, Verb.RESUME,
+    Verb.PREVIEW, Verb.END,
+})
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: Verb
+    lineno: int
+    text: str
+    lang: str  # language of the keyword used
+    game: str | None = None
+    password: str | None = None
+    power: str | None = None  # canonical power name, or "GM"
+    powers: tuple[str, ...] = ()
+    number: int | None = None
+    value: str | None = None  # address, phase, phase range "S1901M..F1902M", date text, hours
+    option: str | None = None  # for OPTION: the option key
+    setting: Any = None  # for OPTION: the JSON-ready value
+    body: tuple[str, ...] = ()  # lines of a PRESS / BROADCAST / FOR block
+    grey: bool = False
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    lineno: int
+    text: str
+
+
+@dataclass(frozen=True)
+class NotUnderstood:
+    lineno: int
+    text: str
+    suggestion: Verb | None = None
+
+
+@dataclass(frozen=True)
+class Malformed:
+    lineno: int
+    text: str
+    verb: Verb
+    problem: Problem
+    detail: str = ""
+
+
+Item = Command | OrderLine | NotUnderstood | Malformed
+
+
+@dataclass
+class ParsedMail:
+    items: list[Item] = field(default_factory=list)
+    lang: str | None = None  # language of the first keyword, a hint for the reply
+    ended_at: int | None = None  # line number of SIGNOFF / signature, if any
+
+    def commands(self) -> list[Command]:
+        return [i for i in self.items if isinstance(i, Command)]

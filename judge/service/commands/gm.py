@@ -1,0 +1,294 @@
+"""The GM's commands (after ``SIGNON GM game password``, or right after CREATE)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from judge.adjudicator.geography import POWERS
+from judge.bulletins.views import end_view
+from judge.parsing.commands import Command, Verb, lexicon
+from judge.service import announce, deadlines, ending, games, turns
+from judge.service.auth import hash_password
+from judge.service.commands.outcomes import Done, Refusal
+from judge.service.commands.registry import handles
+from judge.service.commands.session import Actor, MailSession
+from judge.storage import gamerepo, playrepo
+from judge.storage.models import Game, Seat
+
+# options that make no sense to change once the powers are handed out
+LOCKED_AFTER_START = frozenset({"assignment", "blind"})
+
+
+def _game(s: MailSession) -> Game:
+    assert s.actor is not None
+    return s.actor.game
+
+
+def _everyone(s: MailSession, game: Game) -> list[str]:
+    return announce.everyone(s.session, game)
+
+
+def _tell_all(s: MailSession, about: Game, key: Done, /, **params: object) -> None:
+    """A notice to every player, the GM and the observers, except the sender (answered)."""
+    for address in _everyone(s, about):
+        if address.lower() != s.account.address.lower():
+            s.notify(address, about, key, **params)
+
+
+@handles(Verb.OPTION)
+def option_command(s: MailSession, cmd: Command) -> None:
+    game = s.creating if s.creating is not None and (
+        s.actor is None or s.actor.game is s.creating) else _game(s)
+    assert game is not None and cmd.option is not None
+    keyword = lexicon().option_keyword(cmd.option, s.lang)
+    if game.status != "forming" and cmd.option in LOCKED_AFTER_START:
+        s.say(Refusal.OPTIONS_LOCKED, option=keyword)
+        return
+    try:
+        games.apply_option(game, cmd.option, cmd.setting)
+    except games.OptionRefused as exc:
+        s.say(Refusal.BAD_OPTION, option=keyword, value=str(exc))
+        return
+    s.say(Done.OPTION_SET, option=keyword, value=_show(cmd.setting))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@handles(Verb.START)
+def start_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "forming":
+        s.say(Refusal.GAME_NOT_FORMING, game=game.name)
+        return
+    try:
+        games.start_game(s.session, game, s.now)
+    except games.StartRefused as exc:
+        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)), needed=len(POWERS))
+        return
+    deadline = games.local_time(game, game.deadline) if game.deadline else ""
+    rows = []
+    for seat in games.assigned_seats(s.session, game):
+        public = games.public_address(s.session, game, seat, s.settings)
+        rows.append({"power": seat.power, "address": public})
+        address = games.address_of_account(s.session, seat.account_id)
+        if address:
+            anon = games.anon_address(game, seat.power, s.settings) if games.is_blind(game) \
+                else None
+            s.notify(address, game, Done.STARTED, game=game.name, power=seat.power,
+                     deadline=deadline, anon=anon, seats=[], gm=False)
+    s.say(Done.STARTED, game=game.name, power=None, deadline=deadline, anon=None, seats=rows,
+          gm=True)
+    for address in games.observers(game):
+        s.notify(address, game, Done.STARTED, game=game.name, power=None, deadline=deadline,
+                 anon=None, seats=rows, gm=False)
+
+
+def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
+    deadlines.schedule(s.session, game, game.phase, due, s.now)
+    when = games.local_time(game, due)
+    s.say(Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
+    _tell_all(s, game, Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
+
+
+@handles(Verb.SET_DEADLINE)
+def set_deadline_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    text = cmd.value or ""
+    try:
+        local = datetime.strptime(text if " " in text else f"{text} 00:00", "%Y-%m-%d %H:%M")
+    except ValueError:
+        s.say(Refusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
+        return
+    due = local.replace(tzinfo=deadlines.game_zone(game)).astimezone(UTC)
+    if due <= s.now:
+        s.say(Refusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
+        return
+    _reschedule(s, game, due)
+
+
+@handles(Verb.EXTEND)
+def extend_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    base = max(game.deadline or s.now, s.now)
+    _reschedule(s, game, deadlines.wall_clock_after(base, float(cmd.number or 0),
+                                                    deadlines.game_zone(game)))
+
+
+@handles(Verb.PAUSE)
+def pause_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    left = (game.deadline - s.now).total_seconds() if game.deadline else 0.0
+    games.update_options(game, paused_seconds_left=max(left, 0.0))
+    game.status = "paused"
+    deadlines.clear(s.session, game)
+    game.deadline = None
+    gamerepo.audit(s.session, s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
+    s.say(Done.PAUSED, game=game.name)
+    _tell_all(s, game, Done.PAUSED, game=game.name)
+
+
+@handles(Verb.RESUME)
+def resume_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "paused":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    game.status = "active"
+    left = float(games.options(game).get("paused_seconds_left") or 0)
+    # never less than a day, so players can react to the news
+    due = s.now + max(timedelta(seconds=left), timedelta(hours=24))
+    deadlines.schedule(s.session, game, game.phase, due, s.now)
+    when = games.local_time(game, due)
+    gamerepo.audit(s.session, s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
+    s.say(Done.RESUMED, game=game.name, deadline=when)
+    _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
+
+
+@handles(Verb.PROCESS)
+def process_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    if cmd.value != game.phase:
+        s.say(Refusal.NOT_CURRENT_PHASE, phase=cmd.value, current=game.phase)
+        return
+    report = turns.process(s.session, game, s.now, s.settings, force=True)
+    s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
+          next_phase=report.next_phase)
+
+
+@handles(Verb.PREVIEW)
+def preview_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    report = turns.preview(s.session, game, s.now, s.settings)
+    s.say(Done.PREVIEW, phase=report.phase, action=report.action, body=report.body)
+
+
+@handles(Verb.ROLLBACK)
+def rollback_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    try:
+        turns.rollback(s.session, game, cmd.value or "", s.now, s.settings)
+    except LookupError:
+        s.say(Refusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
+        return
+    when = games.local_time(game, game.deadline) if game.deadline else ""
+    s.say(Done.ROLLED_BACK, game=game.name, phase=game.phase, deadline=when)
+    _tell_all(s, game, Done.ROLLED_BACK, game=game.name, phase=game.phase, deadline=when)
+
+
+def _assigned_seat(s: MailSession, game: Game, power: str | None) -> Seat | None:
+    seat = playrepo.seat_by_power(s.session, game.id, power or "")
+    if seat is None:
+        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=power)
+    return seat
+
+
+@handles(Verb.REPLACE)
+def replace_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    seat = _assigned_seat(s, game, cmd.power)
+    if seat is None:
+        return
+    old = games.address_of_account(s.session, seat.account_id)
+    account = gamerepo.account_for(s.session, cmd.value or "", s.now)
+    password = secrets.token_urlsafe(9)
+    seat.account_id = account.id
+    seat.password_hash = hash_password(password)
+    seat.status = "active"
+    seat.strikes = 0
+    seat.wait = False
+    gamerepo.audit(s.session, s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
+                   power=seat.power)
+    s.say(Done.REPLACED, game=game.name, power=seat.power, password=None, anon=None)
+    anon = games.anon_address(game, seat.power, s.settings) if games.is_blind(game) else None
+    # the new player's own password goes to the new player only
+    s.notify(account.address, game, Done.REPLACED, game=game.name, power=seat.power,
+             password=password, anon=anon)
+    if old and old.lower() != account.address.lower():
+        s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
+
+
+@handles(Verb.EJECT)
+def eject_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    seat = _assigned_seat(s, game, cmd.power)
+    if seat is None:
+        return
+    old = games.address_of_account(s.session, seat.account_id)
+    seat.status = "vacant"
+    gamerepo.audit(s.session, s.now, "eject", game_id=game.id, actor_account_id=s.account.id,
+                   power=seat.power)
+    s.say(Done.EJECTED, game=game.name, power=seat.power)
+    if old:
+        s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
+
+
+@handles(Verb.BECOME)
+def become_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None
+    game = _game(s)
+    seat = _assigned_seat(s, game, cmd.power)
+    if seat is None:
+        return
+    s.actor = Actor(game=game, seat=seat, gm=True, first_entry=len(s.entries) - 1)
+    player = games.address_of_account(s.session, seat.account_id)
+    if player and player.lower() != s.account.address.lower() and seat.status != "vacant":
+        s.actor.copy_to.add(player)
+    s.say(Done.BECAME, game=game.name, power=seat.power)
+
+
+@handles(Verb.GRANT)
+def grant_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    seat = _assigned_seat(s, game, cmd.power)
+    if seat is None:
+        return
+    seat.late_days_used -= cmd.number or 0
+    left = games.late_balance(game, seat).days_left
+    s.say(Done.GRANTED, game=game.name, power=seat.power, days=cmd.number, days_left=left)
+    player = games.address_of_account(s.session, seat.account_id)
+    if player:
+        s.notify(player, game, Done.GRANTED, game=game.name, power=seat.power,
+                 days=cmd.number, days_left=left)
+
+
+@handles(Verb.END)
+def end_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    if game.status == "finished":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    counts: dict[str, int] = {}
+    if game.position:
+        position = games.load_position(game)
+        counts = {p: len(position.centers_of(p)) for p in POWERS}
+    game.status = "finished"
+    game.deadline = None
+    deadlines.clear(s.session, game)
+    view = end_view(announce.game_info(game, s.settings), game.phase, winners=(), reason="gm",
+                    centers=counts, votes=ending.revealed_votes(s.session, game))
+    announce.broadcast(s.session, s.settings, s.now, game, "end", view)
+    gamerepo.audit(s.session, s.now, "game.ended", game.id, actor_account_id=s.account.id,
+                   reason="gm", phase=game.phase)
+    s.say(Done.ENDED, game=game.name)

@@ -1,0 +1,173 @@
+"""Orders by mail: the order set of a signon, CLEAR, STATUS, FOR ... END, and the CC rule.
+
+A mail's order lines after a SIGNON are the power's whole set for the phase: they are read in
+the game's language against the current position and stored as a new ``order_set`` version
+(earlier versions stay). Only the orders that were understood are stored; every refused line
+is answered with its reason.
+"""
+
+from __future__ import annotations
+
+from judge.adjudicator.position import Position
+from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
+from judge.parsing.errors import ParseError
+from judge.parsing.report import ParseReport, parse_orders
+from judge.service import games
+from judge.service.commands.outcomes import Done, Refusal
+from judge.service.commands.registry import handles
+from judge.service.commands.session import Entry, MailSession
+from judge.storage import gamerepo, playrepo
+from judge.storage.models import Game, Vote
+
+# order refusals that suggest the line was a mistyped command rather than an order
+NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrder})
+# a paused game still takes orders: only the clock stops
+ORDERS_OPEN = ("active", "paused")
+# seat statuses in which the other players send orders for the power (seed 002)
+FOR_OPEN = ("onp1", "abandoned", "sommossa")
+
+
+def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
+    position = games.load_position(game)
+    return parse_orders(lines, game.language, position=position, power=power), position
+
+
+def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) -> list[str]:
+    """Answer the refused lines (those from ``first_new_line`` on); return what stands."""
+    for item in report.items:
+        if item.error is None or item.line_no < first_new_line:
+            continue
+        suggestion = closest_command(item.text) if item.error in NOT_AN_ORDER else None
+        if suggestion is not None:
+            s.say(Refusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
+        else:
+            s.say(Done.ORDER_ERROR, line=item.text, reason=item.message or item.error.value)
+    return [str(order) for order in report.orders]
+
+
+def flush_orders(s: MailSession) -> None:
+    """Store the order lines collected for the current signon, if any."""
+    lines, s.pending_orders = s.pending_orders, []
+    actor = s.actor
+    if not lines or actor is None or actor.seat is None:
+        return
+    game, seat = actor.game, actor.seat
+    s.entries.append(Entry(echo="\n".join(line.text for line in lines)))
+    if game.status not in ORDERS_OPEN:
+        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
+        return
+    first_new = len(actor.order_lines) + 1
+    actor.order_lines.extend(lines)
+    report, position = read_orders(game, seat.power, [line.text for line in actor.order_lines])
+    stored = _say_report(s, report, first_new)
+    if not stored and report.errors:
+        s.say(Refusal.NO_VALID_ORDERS)
+        return
+    if stored == actor.stored:
+        return  # the new lines changed nothing (all refused): no new version
+    actor.stored = stored
+    row = gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, stored, s.now,
+                                 submitted_by_id=s.account.id)
+    s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version, orders=stored,
+          missing=without_orders(position, seat.power, stored))
+
+
+def without_orders(position: Position, power: str, orders: list[str]) -> list[str]:
+    """Units (or dislodged units) of ``power`` that the stored set leaves without an order."""
+    ordered = {" ".join(o.split()[:2]).split("/")[0] for o in orders}
+    if position.phase.is_adjustment:
+        return []
+    if position.phase.is_retreat:
+        units = [d.unit for d in position.dislodged.values() if d.unit.power == power]
+    else:
+        units = position.units_of(power)
+    return [str(u) for u in units if f"{u.type.value} {u.province}" not in ordered]
+
+
+@handles(Verb.CLEAR)
+def clear_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None and s.actor.seat is not None
+    s.pending_orders = []
+    s.actor.order_lines = []
+    s.actor.stored = []
+    game, seat = s.actor.game, s.actor.seat
+    if game.status not in ORDERS_OPEN:
+        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
+        return
+    gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, [], s.now,
+                           submitted_by_id=s.account.id)
+    s.say(Done.CLEARED, phase=game.phase)
+
+
+@handles(Verb.STATUS)
+def status_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None and s.actor.seat is not None
+    game, seat = s.actor.game, s.actor.seat
+    orders: list[str] = []
+    missing: list[str] = []
+    adjustment = 0
+    if game.status in ("active", "paused") and game.position:
+        position = games.load_position(game)
+        row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+        orders = list(row.orders) if row else []
+        missing = without_orders(position, seat.power, orders)
+        if position.phase.is_adjustment:
+            adjustment = position.adjustment_counts().get(seat.power, 0)
+    s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
+          orders=orders, missing=missing, adjustment=adjustment, wait=seat.wait,
+          late_left=games.late_balance(game, seat).days_left,
+          deadline=games.local_time(game, game.deadline) if game.deadline else None)
+
+
+@handles(Verb.FOR)
+def for_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None and s.actor.seat is not None and cmd.power
+    game, seat = s.actor.game, s.actor.seat
+    target = playrepo.seat_by_power(s.session, game.id, cmd.power)
+    if (game.status != "active" or target is None or target.status not in FOR_OPEN
+            or target.power == seat.power):
+        s.say(Refusal.FOR_NOT_OPEN, power=cmd.power)
+        return
+    report, _ = read_orders(game, target.power, list(cmd.body))
+    stored = _say_report(s, report)
+    playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
+                          target.power)
+    s.session.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
+                       voter_power=seat.power, target_power=target.power,
+                       payload={"orders": stored}, created=s.now))
+    s.session.flush()
+    s.say(Done.FOR_RECORDED, power=target.power, orders=stored)
+
+
+def refuse_cc(s: MailSession) -> bool:
+    """Seed 002: an orders mail copied to another player of the game is refused, GM told."""
+    mail = s.ctx.mail
+    copied = {a.lower() for a in (*mail.to, *mail.cc)} - {mail.from_addr.lower()}
+    if not copied:
+        return False
+    has_orders = any(isinstance(i, OrderLine) or (isinstance(i, Command) and i.verb is Verb.FOR)
+                     for i in s.parsed.items)
+    if not has_orders:
+        return False
+    for cmd in s.parsed.commands():
+        if cmd.verb is not Verb.SIGNON or not cmd.game:
+            continue
+        game = gamerepo.game_by_name(s.session, cmd.game)
+        if game is None:
+            continue
+        players = games.player_addresses(s.session, game)
+        others = {a: p for a, p in players.items() if p != cmd.power}
+        hit = sorted(others[a] for a in copied if a in others)
+        if not hit:
+            continue
+        s.touch(game)
+        s.begin(cmd)
+        s.say(Refusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
+        gm = games.gm_address(s.session, game)
+        if gm:
+            s.notify(gm, game, Refusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
+                     power=cmd.power)
+        gamerepo.audit(s.session, s.now, "cc_refused", game_id=game.id,
+                       actor_account_id=s.account.id, power=cmd.power, copied=hit)
+        return True
+    return False

@@ -1,0 +1,145 @@
+"""Commands of a signed-on player: wait flags, press, password, address, late days, votes,
+resignation. Votes are secret: only the voter is answered."""
+
+from __future__ import annotations
+
+from judge.parsing.commands import Command, Verb
+from judge.rules.lateness import AskAheadGranted, ask_ahead
+from judge.service import deadlines, games, press
+from judge.service.auth import hash_password
+from judge.service.commands.outcomes import Done, Refusal
+from judge.service.commands.registry import handles
+from judge.service.commands.session import MailSession
+from judge.storage import gamerepo, playrepo
+from judge.storage.models import Game, Seat, Vote
+
+
+def _seat(s: MailSession) -> tuple[Game, Seat]:
+    assert s.actor is not None and s.actor.seat is not None
+    return s.actor.game, s.actor.seat
+
+
+def _active(s: MailSession, game: Game) -> bool:
+    if game.status != "active":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return False
+    return True
+
+
+@handles(Verb.SET_WAIT, Verb.SET_NOWAIT)
+def wait_command(s: MailSession, cmd: Command) -> None:
+    game, seat = _seat(s)
+    seat.wait = cmd.verb is Verb.SET_WAIT
+    s.say(Done.WAIT_SET if seat.wait else Done.NOWAIT_SET, phase=game.phase)
+
+
+@handles(Verb.PRESS, Verb.BROADCAST)
+def press_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None
+    if s.actor.game.status == "finished":
+        s.say(Refusal.GAME_NOT_ACTIVE, game=s.actor.game.name)
+        return
+    press.send_press(s, cmd)
+
+
+@handles(Verb.SET_PASSWORD)
+def password_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None
+    new_hash = hash_password(cmd.value or "")
+    if s.actor.seat is None:
+        s.actor.game.password_hash = new_hash
+    else:
+        s.actor.seat.password_hash = new_hash
+    gamerepo.audit(s.session, s.now, "set_password", game_id=s.actor.game.id,
+                   actor_account_id=s.account.id, power=s.actor.power or "GM")
+    s.say(Done.PASSWORD_CHANGED, game=s.actor.game.name)
+
+
+@handles(Verb.SET_ADDRESS)
+def address_command(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None
+    address = (cmd.value or "").strip("<>")
+    if "@" not in address or address.startswith("@") or address.endswith("@"):
+        s.say(Refusal.BAD_ADDRESS)
+        return
+    game = s.actor.game
+    account = gamerepo.account_for(s.session, address, s.now)
+    if s.actor.seat is None:
+        game.gm_account_id = account.id
+    else:
+        s.actor.seat.account_id = account.id
+    gamerepo.audit(s.session, s.now, "set_address", game_id=game.id,
+                   actor_account_id=s.account.id, power=s.actor.power or "GM")
+    s.say(Done.ADDRESS_CHANGED, game=game.name, address=address)
+    s.notify(address, game, Done.ADDRESS_CHANGED, game=game.name, address=address)
+
+
+@handles(Verb.LATE)
+def late_command(s: MailSession, cmd: Command) -> None:
+    game, seat = _seat(s)
+    if not _active(s, game) or game.deadline is None:
+        return
+    balance = games.late_balance(game, seat)
+    result = ask_ahead(games.load_position(game).phase, balance, cmd.number or 0, game.deadline,
+                       s.now, games.rule_options(game))
+    if not isinstance(result, AskAheadGranted):
+        s.say(Refusal.LATE_REFUSED, reason=result.value, days_left=balance.days_left)
+        return
+    games.store_late_balance(game, seat, result.balance)
+    deadlines.schedule(s.session, game, game.phase, result.new_deadline, s.now)
+    when = games.local_time(game, result.new_deadline)
+    s.say(Done.LATE_GRANTED, days=result.days, deadline=when,
+          days_left=result.balance.days_left)
+    # everyone's deadline moved: say so, without saying who asked
+    for other in games.playing_seats(s.session, game):
+        if other.id == seat.id:
+            continue
+        address = games.address_of_account(s.session, other.account_id)
+        if address:
+            s.notify(address, game, Done.DEADLINE_SET, game=game.name, phase=game.phase,
+                     deadline=when)
+
+
+@handles(Verb.DRAW, Verb.NO_DRAW)
+def draw_command(s: MailSession, cmd: Command) -> None:
+    game, seat = _seat(s)
+    if not _active(s, game):
+        return
+    playrepo.delete_votes(s.session, game.id, None, "draw", seat.power)
+    if cmd.verb is Verb.DRAW:
+        s.session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
+                           voter_power=seat.power, target_power=None, payload={},
+                           created=s.now))
+        s.say(Done.DRAW_VOTED, game=game.name)
+    else:
+        s.say(Done.DRAW_WITHDRAWN, game=game.name)
+    s.session.flush()
+
+
+@handles(Verb.CONCEDE)
+def concede_command(s: MailSession, cmd: Command) -> None:
+    game, seat = _seat(s)
+    if not _active(s, game):
+        return
+    target = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
+    if target is None or target.power == seat.power:
+        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
+        return
+    playrepo.delete_votes(s.session, game.id, None, "concede", seat.power)
+    s.session.add(Vote(game_id=game.id, phase=game.phase, kind="concede",
+                       voter_power=seat.power, target_power=target.power, payload={},
+                       created=s.now))
+    s.session.flush()
+    s.say(Done.CONCEDED, game=game.name, power=target.power)
+
+
+@handles(Verb.RESIGN)
+def resign_command(s: MailSession, cmd: Command) -> None:
+    game, seat = _seat(s)
+    seat.status = "vacant"
+    gamerepo.audit(s.session, s.now, "resign", game_id=game.id, actor_account_id=s.account.id,
+                   power=seat.power)
+    s.say(Done.RESIGNED, game=game.name, power=seat.power)
+    gm = games.gm_address(s.session, game)
+    if gm:
+        s.notify(gm, game, Done.RESIGNED, game=game.name, power=seat.power)

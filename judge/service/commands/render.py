@@ -1,0 +1,65 @@
+"""Reply texts: Jinja2 templates in ``templates/replies/<lang>/`` (StrictUndefined).
+
+``messages.j2`` holds one macro per outcome or refusal (named after the enum value), so a
+reply is a list of ``(key, params)`` rendered once the reply's language is known.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from judge.parsing.commands import lexicon
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent.parent / "templates"
+LANGUAGES = ("en", "it", "fr")
+
+
+def _power_filter(lang: str) -> Any:
+    def name(power: str) -> str:
+        return lexicon().power_name(str(power), lang)
+    return name
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        undefined=StrictUndefined,
+        autoescape=False,  # plain-text mail
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["power_en"] = _power_filter("en")
+    env.filters["power_it"] = _power_filter("it")
+    env.filters["power_fr"] = _power_filter("fr")
+    env.filters["powers_en"] = lambda ps: ", ".join(_power_filter("en")(p) for p in ps)
+    env.filters["powers_it"] = lambda ps: ", ".join(_power_filter("it")(p) for p in ps)
+    env.filters["powers_fr"] = lambda ps: ", ".join(_power_filter("fr")(p) for p in ps)
+    return env
+
+
+def check_lang(lang: str | None) -> str:
+    return lang if lang in LANGUAGES else "en"
+
+
+def message(lang: str, key: str, **params: Any) -> str:
+    module = environment().get_template(f"replies/{check_lang(lang)}/messages.j2").module
+    macro = getattr(module, key, None)
+    if macro is None:
+        raise KeyError(f"no message {key!r} in replies/{lang}/messages.j2")
+    return str(macro(**params)).strip("\n")
+
+
+def page(lang: str, name: str, **params: Any) -> str:
+    template = environment().get_template(f"replies/{check_lang(lang)}/{name}.txt.j2")
+    return template.render(**params)
+
+
+def has_message(lang: str, key: str) -> bool:
+    module = environment().get_template(f"replies/{check_lang(lang)}/messages.j2").module
+    return hasattr(module, key)

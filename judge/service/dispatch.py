@@ -1,0 +1,27 @@
+"""The command dispatcher: one call per received mail, inside that mail's transaction.
+
+Contract:
+
+* ``dispatch(ctx)`` reads ``ctx.mail`` (an ``IncomingMail``: sender, To/Cc, subject, cleaned
+  body ``lines``, Message-ID, ignored attachments) and may change game state through
+  ``ctx.session`` with the repository functions of ``judge.storage``.
+* It answers with ``ctx.reply(text)`` (to the sender, threaded) and ``ctx.send(to, subject,
+  body, game=...)`` (anyone else). Nothing is sent directly: rows go to the outbox and leave
+  after the transaction commits.
+* Time is ``ctx.now``; settings are ``ctx.settings``.
+* Raising an exception rolls back every change and every queued reply; the mail is then marked
+  failed with the traceback and can be re-run with ``judge retry-failed``.
+* Loop mail (auto-replies, bounces) and oversized mail never reach ``dispatch``.
+
+The command language is ``judge.parsing.commands``; the handlers are
+``judge.service.commands`` (HELP is generated there from the commands' own metadata).
+"""
+
+from __future__ import annotations
+
+from judge.service.commands import run
+from judge.service.uow import MailContext
+
+
+def dispatch(ctx: MailContext) -> None:
+    run(ctx)

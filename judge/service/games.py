@@ -1,0 +1,266 @@
+"""Game-level use cases behind the mail commands: options, seats, addresses, start, deadlines.
+
+Conventions other parts rely on:
+
+* Before START a seat's ``power`` is a placeholder ``_1`` .. ``_7`` (the join order); START
+  replaces it with the assigned power. ``is_assigned(seat)`` tells them apart.
+* ``game.options["observers"]`` lists the addresses that asked to OBSERVE (bulletins and
+  broadcasts go to them too); ``game.options["assignment_record"]`` keeps the seed and every lot
+  drawn at START, so the assignment can be replayed (``judge.rules.assignment.replay_*``).
+* In a blind game each seat's ``anon_token`` is ``<game>-<power>`` and its public address is
+  ``<game>-<power>@<domain>``: ``public_address`` is what anyone else may ever see.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from judge.adjudicator.geography import POWERS
+from judge.adjudicator.jsonio import position_from_json, position_to_json
+from judge.adjudicator.position import Position
+from judge.rules.assignment import RandomChooser, assign_by_lot, assign_by_preference
+from judge.rules.lateness import LateBalance
+from judge.rules.options import GameOptions
+from judge.service import deadlines, snapshot
+from judge.settings import Settings
+from judge.storage import gamerepo, playrepo
+from judge.storage.models import Account, Game, Seat, default_game_options
+
+GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
+LANGUAGES = ("en", "it", "fr")
+PLACEHOLDER = "_"
+
+
+def valid_game_name(name: str) -> bool:
+    # no '-' so that `<game>-<power>@domain` splits back unambiguously
+    return bool(GAME_NAME.match(name))
+
+
+def options(game: Game) -> dict[str, Any]:
+    merged = default_game_options()
+    merged.update(game.options or {})
+    return merged
+
+
+def update_options(game: Game, **changes: Any) -> None:
+    # JSON columns do not track in-place mutation: assign a new dict
+    new = dict(game.options or {})
+    new.update(changes)
+    game.options = new
+
+
+def rule_options(game: Game) -> GameOptions:
+    # one reading of the option dict for the whole judge (the turns code uses the same)
+    return snapshot.game_options(options(game))
+
+
+def is_blind(game: Game) -> bool:
+    return bool(options(game).get("blind"))
+
+
+def press_mode(game: Game) -> str:
+    return str(options(game).get("press", "white"))
+
+
+def observers(game: Game) -> list[str]:
+    return list(options(game).get("observers", []))
+
+
+def create_game(session: Any, name: str, password_hash: str, gm: Account, language: str,
+                now: datetime) -> Game:
+    game = Game(name=name, variant="standard", status="forming", language=language,
+                options=default_game_options(), password_hash=password_hash,
+                gm_account_id=gm.id, phase="S1901M", position={}, deadline=None, created=now)
+    session.add(game)
+    session.flush()
+    gamerepo.audit(session, now, "create", game_id=game.id, actor_account_id=gm.id)
+    return game
+
+
+class OptionRefused(ValueError):
+    """An option value the service cannot accept (the parser checked only its shape)."""
+
+
+def apply_option(game: Game, key: str, value: Any) -> None:
+    """Set one option from a parsed option line."""
+    if key == "language":
+        game.language = str(value)
+        return
+    if key == "timezone":
+        try:
+            ZoneInfo(str(value))
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise OptionRefused(str(value)) from exc
+        update_options(game, timezone=str(value))
+        return
+    if key == "late_days":
+        changes = {"late_bonus_days": value["total"]}
+        if "per_turn" in value:
+            changes["late_max_per_turn"] = value["per_turn"]
+        update_options(game, **changes)
+        return
+    if key == "deadlines_hours":
+        hours = dict(options(game)["deadlines_hours"])
+        hours.update(value)
+        update_options(game, deadlines_hours=hours)
+        return
+    if key == "end":
+        if "centres" in value and not 1 <= int(value["centres"]) <= 34:
+            raise OptionRefused(str(value["centres"]))
+        update_options(game, end=dict(value))
+        return
+    update_options(game, **{key: value})
+
+
+def describe_options(game: Game) -> dict[str, Any]:
+    """The options a player may see (LIST / SUMMARY), without the judge's bookkeeping."""
+    opts = options(game)
+    return {
+        "language": game.language,
+        "press": opts["press"],
+        "blind": bool(opts["blind"]),
+        "deadlines_hours": opts["deadlines_hours"],
+        "timezone": opts["timezone"],
+        "late_days": f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}",
+        "end": opts["end"],
+        "assignment": opts["assignment"],
+        "rules": opts["rules"],
+    }
+
+
+# ---------------------------------------------------------------- seats and addresses
+
+
+def is_assigned(seat: Seat) -> bool:
+    return not seat.power.startswith(PLACEHOLDER)
+
+
+def assigned_seats(session: Any, game: Game) -> list[Seat]:
+    return [s for s in gamerepo.seats(session, game.id) if is_assigned(s)]
+
+
+def playing_seats(session: Any, game: Game) -> list[Seat]:
+    """Seats whose player still takes part (receives press, votes, may be CC'd)."""
+    return [s for s in assigned_seats(session, game)
+            if s.account_id is not None and s.status not in ("eliminated", "vacant")]
+
+
+def address_of_account(session: Any, account_id: int | None) -> str | None:
+    if account_id is None:
+        return None
+    account = session.get(Account, account_id)
+    return account.address if account else None
+
+
+def anon_address(game: Game, power: str, settings: Settings) -> str:
+    return f"{game.name}-{power.lower()}@{settings.domain}"
+
+
+def public_address(session: Any, game: Game, seat: Seat, settings: Settings) -> str:
+    """The address others may see for a seat: the anonymous one in a blind game."""
+    if is_blind(game):
+        return anon_address(game, seat.power, settings)
+    return address_of_account(session, seat.account_id) or "-"
+
+
+def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
+    account = playrepo.account_by_address(session, address)
+    if account is None:
+        return None
+    found = playrepo.seats_of_account(session, game.id, account.id)
+    return found[0] if found else None
+
+
+def player_addresses(session: Any, game: Game) -> dict[str, str]:
+    """Lower-cased real address -> power, for every playing seat (the CC check)."""
+    result: dict[str, str] = {}
+    for seat in playing_seats(session, game):
+        address = address_of_account(session, seat.account_id)
+        if address:
+            result[address.lower()] = seat.power
+    return result
+
+
+def gm_address(session: Any, game: Game) -> str | None:
+    return address_of_account(session, game.gm_account_id)
+
+
+# ---------------------------------------------------------------- lateness
+
+
+def late_balance(game: Game, seat: Seat) -> LateBalance:
+    """Days left = the game's bonus - days spent (a GM grant lowers the count spent)."""
+    opts = options(game)
+    return LateBalance(days_left=int(opts["late_bonus_days"]) - seat.late_days_used,
+                       used_this_turn=seat.late_days_this_turn)
+
+
+def store_late_balance(game: Game, seat: Seat, balance: LateBalance) -> None:
+    seat.late_days_used = int(options(game)["late_bonus_days"]) - balance.days_left
+    seat.late_days_this_turn = balance.used_this_turn
+
+
+# ---------------------------------------------------------------- start
+
+
+class StartRefused(ValueError):
+    pass
+
+
+def start_game(session: Any, game: Game, now: datetime, seed: int | None = None) -> dict[str, str]:
+    """Assign the powers, set the opening position and the first deadline.
+
+    Returns power -> seat placeholder. The generator's seed and every lot drawn are recorded in
+    the game's options and the audit log.
+    """
+    seats = [s for s in gamerepo.seats(session, game.id) if not is_assigned(s)]
+    if len(seats) != len(POWERS):
+        raise StartRefused(str(len(seats)))
+    seed = seed if seed is not None else secrets.randbits(63)
+    chooser = RandomChooser(random.Random(seed))
+    by_name = {s.power: s for s in seats}
+    if options(game)["assignment"] == "preferences":
+        assignment = assign_by_preference({s.power: list(s.preferences or []) for s in seats},
+                                          chooser)
+    else:
+        assignment = assign_by_lot(list(by_name), chooser)
+    # placeholders start with "_", so renaming a seat never collides with another's power
+    for placeholder, power in assignment.powers.items():
+        seat = by_name[placeholder]
+        seat.power = power
+        seat.anon_token = f"{game.name}-{power.lower()}"
+        seat.status = "active"
+    record = {"seed": seed, "method": options(game)["assignment"],
+              "players": {p: by_name[p].account_id for p in by_name},
+              "powers": dict(assignment.powers),
+              "lots": [asdict(lot) for lot in assignment.lots]}
+    update_options(game, assignment_record=record)
+    game.position = position_json(Position.initial())
+    game.phase = "S1901M"
+    game.status = "active"
+    session.flush()
+    deadlines.schedule(session, game, game.phase, deadlines.next_deadline(game, game.phase, now),
+                       now)
+    gamerepo.audit(session, now, "start", game_id=game.id, seed=seed,
+                   powers=dict(assignment.powers))
+    return {power: placeholder for placeholder, power in assignment.powers.items()}
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    return position_to_json(position)
+
+
+def load_position(game: Game) -> Position:
+    return position_from_json(game.position)
+
+
+def local_time(game: Game, when: datetime) -> str:
+    """A deadline as the game's players read it: local wall clock with the zone's name."""
+    local = when.astimezone(deadlines.game_zone(game))
+    return local.strftime("%Y-%m-%d %H:%M %Z")

@@ -1,0 +1,133 @@
+"""Press: relayed at once, stored, never showing what the game hides.
+
+* Grey press hides the sender's power (the game must allow it: option ``press grey``).
+* In a blind game nobody sees a real address: press carries the sender's anonymous address
+  (``<game>-<power>@<domain>``) as Reply-To, or nothing when grey; a mail sent to an anonymous
+  address is relayed to that power's player the same way.
+* With the option ``gm_reads_press`` the GM gets a copy of private press too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judge.parsing.commands import GM, Command, Verb
+from judge.service import games
+from judge.service.commands import render
+from judge.service.commands.outcomes import Done, Refusal
+from judge.service.commands.session import MailSession
+from judge.storage import playrepo
+from judge.storage.models import Game, Press, Seat
+
+BROADCAST = "*"
+
+
+def send_press(s: MailSession, cmd: Command) -> None:
+    assert s.actor is not None
+    game = s.actor.game
+    sender = s.actor.power or GM
+    mode = games.press_mode(game)
+    if mode == "none" and not (s.actor.gm and s.actor.seat is None):
+        s.say(Refusal.NO_PRESS, game=game.name)
+        return
+    if cmd.grey and mode != "grey":
+        s.say(Refusal.NO_GREY_PRESS, game=game.name)
+        return
+    seats = [seat for seat in games.playing_seats(s.session, game) if seat.power != sender]
+    broadcast = cmd.verb is Verb.BROADCAST
+    if not broadcast:
+        seats = [seat for seat in seats if seat.power in cmd.powers]
+    gm = games.gm_address(s.session, game)
+    to_gm = not broadcast and GM in cmd.powers and sender != GM and gm is not None
+    if not seats and not broadcast and not to_gm:
+        s.say(Refusal.NO_RECIPIENTS, powers=list(cmd.powers))
+        return
+    to_powers = [BROADCAST] if broadcast else sorted(seat.power for seat in seats)
+    if to_gm:
+        to_powers.append(GM)
+    addresses = [games.address_of_account(s.session, seat.account_id) for seat in seats]
+    extra: list[str] = []
+    if gm and sender != GM and (to_gm or broadcast or games.options(game).get("gm_reads_press")):
+        extra.append(gm)
+    if broadcast:
+        extra.extend(games.observers(game))
+    deliver(s, game, sender, to_powers, list(cmd.body), cmd.grey,
+            [a for a in addresses if a] + extra)
+    s.say(Done.PRESS_SENT, powers=to_powers, broadcast=broadcast, grey=cmd.grey)
+
+
+def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
+            body: list[str], grey: bool, addresses: Sequence[str]) -> None:
+    """Store the press and queue it to ``addresses`` (each once, never back to the sender)."""
+    s.session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
+                        to_powers=list(to_powers), grey=grey, body="\n".join(body),
+                        created=s.now))
+    lang = render.check_lang(game.language)
+    reply_to = None
+    if not grey and games.is_blind(game) and sender != GM:
+        reply_to = games.anon_address(game, sender, s.settings)
+    text = render.page(lang, "press", game=game.name, sender=None if grey else sender,
+                       to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
+                       phase=game.phase, body=body, reply_to=reply_to)
+    subject = render.message(lang, "subject_press", game=game.name,
+                             sender=None if grey else sender,
+                             broadcast=BROADCAST in to_powers)
+    seen = {s.account.address.lower()}
+    for address in addresses:
+        if address.lower() in seen:
+            continue
+        seen.add(address.lower())
+        row = s.ctx.send(address, subject, text, game=game, kind="press")
+        if reply_to:
+            row.headers = {**(row.headers or {}), "Reply-To": reply_to}
+
+
+def _anonymous_targets(s: MailSession) -> list[Seat]:
+    domain = s.settings.domain.lower()
+    found: list[Seat] = []
+    for address in (*s.ctx.mail.to, *s.ctx.mail.cc):
+        local, _, dom = address.lower().rpartition("@")
+        if dom != domain or "-" not in local:
+            continue
+        seat = playrepo.seat_by_token(s.session, local)
+        if seat is not None and seat not in found:
+            found.append(seat)
+    return found
+
+
+def relay_anonymous(s: MailSession) -> bool:
+    """A mail to anonymous addresses of a blind game is press to those powers; True if so."""
+    targets = _anonymous_targets(s)
+    if not targets:
+        return False
+    game = s.session.get(Game, targets[0].game_id)
+    s.touch(game)
+    s.begin(None)
+    targets = [t for t in targets if t.game_id == game.id]
+    if game.status not in ("active", "paused") or not games.is_blind(game):
+        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return True
+    mine = games.seat_of_address(s.session, game, s.account.address)
+    is_gm = game.gm_account_id == s.account.id
+    if mine is None and not is_gm:
+        s.say(Refusal.NOT_A_PLAYER)
+        return True
+    if games.press_mode(game) == "none" and not is_gm:
+        s.say(Refusal.NO_PRESS, game=game.name)
+        return True
+    sender = mine.power if mine is not None else GM
+    targets = [t for t in targets if t.power != sender and t.account_id is not None]
+    addresses = [games.address_of_account(s.session, t.account_id) for t in targets]
+    extra = []
+    gm = games.gm_address(s.session, game)
+    if gm and not is_gm and games.options(game).get("gm_reads_press"):
+        extra.append(gm)
+    powers = sorted(t.power for t in targets)
+    if not powers:
+        s.say(Refusal.NO_RECIPIENTS, powers=[])
+        return True
+    body = [line for line in s.ctx.mail.text.splitlines()] if not s.ctx.mail.lines else list(
+        s.ctx.mail.lines)
+    deliver(s, game, sender, powers, body, False, [a for a in addresses if a] + extra)
+    s.say(Done.PRESS_SENT, powers=powers, broadcast=False, grey=False)
+    return True

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -72,20 +73,86 @@ class OrderResult(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Rule variants the seeds leave open (see CHOICES.md)."""
+    """Rule variants the seeds leave open (see the README's adjudication choices)."""
 
     removal_distance: RemovalDistance = RemovalDistance.HOME
 
 
-@dataclass(frozen=True)
 class Adjudication:
-    """Everything one phase decided; see ``adjudication.py`` for the contract."""
+    """Everything one phase decided; see ``adjudication.py`` for the contract.
+
+    Immutable. A movement phase may hand over ``explain`` instead of the results: the results
+    are then built on first read, from a resolution that is finished and cannot change, so a
+    caller that only wants the next position (a program playing games) does not pay for
+    explaining every order. Either way they are the same values.
+    """
+
+    __slots__ = ("phase", "position", "destroyed", "_results", "_unit_results", "_explain")
 
     phase: Phase
-    results: dict[str, list[OrderResult]]
-    unit_results: dict[str, OrderResult]
     position: Position
-    destroyed: tuple[Unit, ...] = field(default=())
+    destroyed: tuple[Unit, ...]
+
+    def __init__(
+        self,
+        phase: Phase,
+        results: dict[str, list[OrderResult]] | None,
+        unit_results: dict[str, OrderResult] | None,
+        position: Position,
+        destroyed: tuple[Unit, ...] = (),
+        explain: Callable[[], tuple[dict[str, list[OrderResult]], dict[str, OrderResult]]]
+        | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "phase", phase)
+        init(self, "position", position)
+        init(self, "destroyed", destroyed)
+        init(self, "_results", results)
+        init(self, "_unit_results", unit_results)
+        init(self, "_explain", explain)
+
+    def _fill(self) -> None:
+        results, unit_results = self._explain()  # type: ignore[misc]
+        object.__setattr__(self, "_results", results)
+        object.__setattr__(self, "_unit_results", unit_results)
+        object.__setattr__(self, "_explain", None)
+
+    @property
+    def results(self) -> dict[str, list[OrderResult]]:
+        """Power -> an ``OrderResult`` for every order (submitted first, then generated)."""
+        if self._results is None:
+            self._fill()
+        return self._results  # type: ignore[return-value]
+
+    @property
+    def unit_results(self) -> dict[str, OrderResult]:
+        """Province -> the one result that governs the unit there."""
+        if self._unit_results is None:
+            self._fill()
+        return self._unit_results  # type: ignore[return-value]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple:
+        return (self.phase, self.results, self.unit_results, self.position, self.destroyed)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Adjudication:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # results are dicts, as in the dataclass it was
+
+    def __repr__(self) -> str:
+        return (
+            f"Adjudication(phase={self.phase!r}, results={self.results!r}, "
+            f"unit_results={self.unit_results!r}, position={self.position!r}, "
+            f"destroyed={self.destroyed!r})"
+        )
 
     def submitted(self, power: str) -> list[OrderResult]:
         return [r for r in self.results.get(power, ()) if not r.generated]

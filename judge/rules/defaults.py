@@ -17,6 +17,7 @@ from judge.adjudicator.geography import Board, standard_board
 from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
 from judge.adjudicator.position import Dislodged, Position
 from judge.rules.generated import GeneratedOrder, GeneratedWhy
+from judge.rules.options import RuleSet
 from judge.rules.territory import FAR_AWAY, home_territory, starting_unit
 
 
@@ -127,3 +128,39 @@ def rulebook_removals(
         GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
         for u in chosen
     ]
+
+
+def french_removals(
+    position: Position,
+    power: str,
+    count: int,
+    keep_out: Collection[str] = (),
+    board: Board | None = None,
+) -> list[GeneratedOrder]:
+    """Seed 000's civil disorder: farthest from the home centres ("centres nationaux") first;
+    "En cas d'égalité, sont éliminées prioritairement les unités qui n'occupent pas un centre,
+    puis les flottes avant les armées; en dernier lieu, on utilise l'ordre alphabétique."
+    """
+    board = board or standard_board()
+    units = [u for u in position.units_of(power) if u.province not in keep_out]
+    chosen = _removal_order(units, count, position.homes.get(power, ()), board, centre_counts=True)
+    return [
+        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
+        for u in chosen
+    ]
+
+
+def removals_for(
+    rules: RuleSet,
+    position: Position,
+    power: str,
+    count: int,
+    keep_out: Collection[str] = (),
+    board: Board | None = None,
+) -> list[GeneratedOrder]:
+    """The removals a rule set makes up for a power that owes ``count`` more."""
+    if rules is RuleSet.RULEBOOK:
+        return rulebook_removals(position, power, count, keep_out, board)
+    if rules is RuleSet.FRENCH:
+        return french_removals(position, power, count, keep_out, board)
+    return automatic_disbands(position, power, count, keep_out, board)

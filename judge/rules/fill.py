@@ -8,12 +8,7 @@ from enum import StrEnum
 from judge.adjudicator.geography import Board, standard_board
 from judge.adjudicator.orders import Build, Disband, Hold, Order, Retreat, Waive
 from judge.adjudicator.position import Position
-from judge.rules.defaults import (
-    automatic_builds,
-    automatic_disbands,
-    rulebook_removals,
-    tacit_retreat,
-)
+from judge.rules.defaults import automatic_builds, removals_for, tacit_retreat
 from judge.rules.generated import GeneratedOrder, GeneratedWhy
 from judge.rules.onp import abandoned_orders, mutual_support_orders
 from judge.rules.options import RuleSet
@@ -67,7 +62,7 @@ def _movement(
         return abandoned_orders(position.units_of(power), votes)
     if standing is Standing.FIRST_ONP:
         return mutual_support_orders(position, power, board)
-    if rules is RuleSet.RULEBOOK and not submitted:
+    if rules.civil_disorder and not submitted:
         return [
             GeneratedOrder(Hold(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_HOLD)
             for u in position.units_of(power)
@@ -92,7 +87,7 @@ def _retreat(
     for province, dislodged in sorted(position.dislodged.items()):
         if dislodged.unit.power != power or province in ordered:
             continue
-        if rules is RuleSet.RULEBOOK:
+        if rules.civil_disorder:
             unit = dislodged.unit
             result.append(
                 GeneratedOrder(Disband(unit.type, unit.location), GeneratedWhy.CIVIL_DISORDER_DISBAND)
@@ -118,9 +113,7 @@ def _adjustment(
         still = -owed - len(removed)
         if still <= 0:
             return []
-        if rules is RuleSet.RULEBOOK:
-            return rulebook_removals(position, power, still, removed, board)
-        return automatic_disbands(position, power, still, removed, board)
+        return removals_for(rules, position, power, still, removed, board)
     # A player who sent any build or waive chose how many to build: no automatic builds then.
     sent_any = any(isinstance(o, Build | Waive) for o in submitted)
     if owed > 0 and rules is RuleSet.ITALIAN and not sent_any:

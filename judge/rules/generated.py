@@ -24,7 +24,7 @@ class GeneratedWhy(StrEnum):
     AUTOMATIC_BUILD = "automatic_build"  # seed 002 "costruzioni automatiche"
     CIVIL_DISORDER_HOLD = "civil_disorder_hold"  # 2008 rulebook
     CIVIL_DISORDER_DISBAND = "civil_disorder_disband"  # 2008 rulebook, dislodged unit
-    CIVIL_DISORDER_REMOVAL = "civil_disorder_removal"  # 2008 rulebook, adjustment removal
+    CIVIL_DISORDER_REMOVAL = "civil_disorder_removal"  # 2008 rulebook / seed 000, removal
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The house-rule keys of a ``judge adjudicate`` request, and the orders they make up.
 
-Keys (all optional): ``"rules": "italian" | "rulebook"``; ``"onp": {"FRANCE": 1}`` (consecutive
+Keys (all optional): ``"rules": "italian" | "rulebook" | "french"``; ``"onp": {"FRANCE": 1}`` (consecutive
 ONP count reached in this movement phase: 1 = mutual support, 2 or more = abandoned, most voted
 orders); ``"sommossa": ["TURKEY"]``; ``"votes": {"TURKEY": {"ENGLAND": ["A CON - BUL"]}}``
 (orders other players sent for an abandoned or Sommossa power); ``"homes"``
@@ -57,7 +57,7 @@ def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     try:
         rules = RuleSet(rules_text)
     except ValueError as exc:
-        raise HouseRequestError(f'"rules" must be "italian" or "rulebook", not {rules_text!r}') from exc
+        raise HouseRequestError(f'"rules" must be "italian", "rulebook" or "french", not {rules_text!r}') from exc
     onp_raw = obj.get("onp", {})
     if not isinstance(onp_raw, dict):
         raise HouseRequestError('"onp" must map powers to ONP counts')

@@ -14,6 +14,14 @@ class RuleSet(StrEnum):
 
     ITALIAN = "italian"  # seed 002: ONP two strikes, tacit retreat, automatic disband/build
     RULEBOOK = "rulebook"  # 2008 rulebook civil disorder
+    # seed 000 (the French rules' "désordre civil"): the rulebook's, except that at equal
+    # distance removals take units off a centre before fleets before armies
+    FRENCH = "french"
+
+    @property
+    def civil_disorder(self) -> bool:
+        """Missing orders mean civil disorder: holds, dislodged units disbanded, no builds."""
+        return self is not RuleSet.ITALIAN
 
 
 @dataclass(frozen=True, slots=True)

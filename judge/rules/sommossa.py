@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Disband, Order
 from judge.adjudicator.position import Position
-from judge.rules.defaults import automatic_disbands, rulebook_removals
+from judge.rules.defaults import removals_for
 from judge.rules.generated import GeneratedOrder, GeneratedWhy
 from judge.rules.options import RuleSet
 from judge.rules.votes import most_voted_orders
@@ -50,9 +50,7 @@ def sommossa_adjustment_orders(
     owed = len(position.centers_of(power)) - len(position.units_of(power))
     if owed >= 0:
         return []
-    if rules is RuleSet.RULEBOOK:
-        return rulebook_removals(position, power, -owed, board=board)
-    return automatic_disbands(position, power, -owed, board=board)
+    return removals_for(rules, position, power, -owed, board=board)
 
 
 PublishedVotes = dict[str, dict[str, dict[str, list[str]]]]

@@ -137,4 +137,25 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, list[str]]]] = {
         },
         {"FRANCE": ["F TUN D"]},
     ),
+    # seed 000's civil disorder: at equal distance, the unit off a centre goes first
+    "french_removal_off_a_centre_first": (
+        {
+            "phase": "W1902A",
+            "units": {"GERMANY": ["A BER", "A DEN", "A PRU"], "FRANCE": ["A PAR"]},
+            "centers": {"GERMANY": ["BER", "MUN"], "FRANCE": ["PAR"]},
+            "orders": {},
+            "rules": "french",
+        },
+        {"GERMANY": ["A PRU D"]},
+    ),
+    "rulebook_removal_by_code": (
+        {
+            "phase": "W1902A",
+            "units": {"GERMANY": ["A BER", "A DEN", "A PRU"], "FRANCE": ["A PAR"]},
+            "centers": {"GERMANY": ["BER", "MUN"], "FRANCE": ["PAR"]},
+            "orders": {},
+            "rules": "rulebook",
+        },
+        {"GERMANY": ["A DEN D"]},
+    ),
 }

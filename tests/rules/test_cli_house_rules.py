@@ -66,7 +66,7 @@ def test_tacit_retreat_is_carried_out(answers: dict[str, dict]) -> None:
 
 
 def test_bad_house_keys_exit_2_with_a_json_error() -> None:
-    done = _run({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "rules": "french"})
+    done = _run({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "rules": "german"})
     assert done.returncode == 2
     assert "rules" in json.loads(done.stderr)["error"]
     request = {

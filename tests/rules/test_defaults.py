@@ -7,6 +7,7 @@ from judge.adjudicator.position import Dislodged
 from judge.rules.defaults import (
     automatic_builds,
     automatic_disbands,
+    french_removals,
     rulebook_removals,
     tacit_retreat,
 )
@@ -138,3 +139,37 @@ def test_rulebook_removal_ignores_supply_centres() -> None:
     pos = position("W1902A", {"FRANCE": ["A PAR", "A POR", "A PIC"]}, {"FRANCE": ["PAR"]})
     # POR is two provinces from MAR, PIC one from PAR
     assert texts(automatic_disbands(pos, "FRANCE", 1)) == ["A POR D"]
+
+
+def test_seed_000_civil_disorder_removals_take_units_off_a_centre_first() -> None:
+    # seed 000, XV: "les unités retirées du jeu en priorité sont celles qui sont les plus
+    # éloignées de leurs centres d'origine [...] En cas d'égalité, sont éliminées
+    # prioritairement les unités qui n'occupent pas un centre, puis les flottes avant les
+    # armées; en dernier lieu, on utilise l'ordre alphabétique."
+    pos = position(
+        "W1902A", {"FRANCE": ["A PAR", "A SPA", "F MAO", "A GAS"]}, {"FRANCE": ["PAR", "BRE"]}
+    )
+    # SPA (a centre), MAO and GAS are each one province from a home centre
+    assert texts(french_removals(pos, "FRANCE", 1)) == ["F MAO D"]
+    assert texts(french_removals(pos, "FRANCE", 2)) == ["F MAO D", "A GAS D"]
+    # the 2008 rulebook knows no centre criterion: fleets first, then GAS before SPA by code
+    assert texts(rulebook_removals(pos, "FRANCE", 2)) == ["F MAO D", "A GAS D"]
+    # DEN (a centre) and PRU are both one province from a German home centre: seed 000 removes
+    # the army off the centre, the rulebook the first by code
+    pos = position("W1902A", {"GERMANY": ["A BER", "A DEN", "A PRU"]}, {"GERMANY": ["BER"]})
+    assert texts(french_removals(pos, "GERMANY", 1)) == ["A PRU D"]
+    assert texts(rulebook_removals(pos, "GERMANY", 1)) == ["A DEN D"]
+    # "les plus éloignées" first, whatever the type of the provinces between
+    pos = position("W1902A", {"FRANCE": ["A PAR", "F NAO", "A MUN"]}, {"FRANCE": ["PAR", "BRE"]})
+    assert texts(french_removals(pos, "FRANCE", 1)) == ["F NAO D"]
+
+
+def test_seed_002_no_home_centre_left_no_automatic_build() -> None:
+    # seed 002: "Se una potenza non possiede più CdA in patria, non può costruire nuove unità."
+    pos = position(
+        "W1905A",
+        {"ENGLAND": ["F NTH"]},
+        {"ENGLAND": ["NWY", "BEL", "HOL"], "FRANCE": ["EDI", "LON", "LVP"]},
+    )
+    assert pos.adjustment_counts()["ENGLAND"] == 2
+    assert automatic_builds(pos, "ENGLAND", 2) == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.orders import parse_canonical
 from judge.adjudicator.phase import Phase
@@ -167,9 +169,10 @@ def test_retreat_phase_has_no_late_days() -> None:
     assert decision.seat_updates == {}
 
 
-def test_rulebook_civil_disorder_counts_no_strikes() -> None:
+@pytest.mark.parametrize("rules", [RuleSet.RULEBOOK, RuleSet.FRENCH])
+def test_rulebook_civil_disorder_counts_no_strikes(rules: RuleSet) -> None:
     snap = _seat(_snapshot(), "FRANCE", has_orders=False, late_days_left=0)
-    decision = decide(replace(snap, options=GameOptions(rules=RuleSet.RULEBOOK)))
+    decision = decide(replace(snap, options=GameOptions(rules=rules)))
     assert _texts(decision, "FRANCE") == ["F BRE H", "A MAR H", "A PAR H"]
     assert decision.seat_updates == {}
 

@@ -30,12 +30,13 @@ def test_defaults_and_parsing() -> None:
     assert request.rules is RuleSet.ITALIAN and not request.onp and not request.sommossa
     request = read_house_request({"rules": "rulebook", "onp": {"france": 1}, "homes": {"ITALY": ["rom"]}})
     assert request.onp == {"FRANCE": 1} and request.homes == {"ITALY": ("ROM",)}
+    assert read_house_request({"rules": "french"}).rules is RuleSet.FRENCH  # seed 000
 
 
 @pytest.mark.parametrize(
     "bad",
     [
-        {"rules": "french"},
+        {"rules": "german"},
         {"onp": {"FRANCE": -1}},
         {"onp": {"PRUSSIA": 1}},
         {"sommossa": "TURKEY"},

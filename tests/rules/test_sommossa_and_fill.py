@@ -144,3 +144,28 @@ def test_the_count_not_the_order_of_voters_decides(
         assert first[1] == counts[0][0]
     else:
         assert first[1] == "A CON H"
+
+
+def test_french_rules_are_seed_000_civil_disorder() -> None:
+    # seed 000, XV: "ses unités tiennent" / "celles de ses unités qui sont contraintes à la
+    # retraite sont automatiquement dispersées" / "ne peut pas mobiliser de nouvelles unités"
+    pos = position("S1902M", {"FRANCE": ["A PAR", "F BRE", "A MAR"]})
+    made = generate_orders(pos, "FRANCE", (), Standing.PLAYING, RuleSet.FRENCH)
+    assert texts(made) == ["F BRE H", "A MAR H", "A PAR H"]
+    assert {g.why for g in made} == {GeneratedWhy.CIVIL_DISORDER_HOLD}
+    pos = position(
+        "F1903R", {"GERMANY": ["A KIE"]}, dislodged={"GERMANY": {"A BEL": ["BUR", "HOL", "RUH"]}}
+    )
+    made = generate_orders(pos, "GERMANY", (), Standing.PLAYING, RuleSet.FRENCH)
+    assert texts(made) == ["A BEL D"]
+    pos = position(
+        "W1901A", {"ENGLAND": ["F NTH", "F NWG", "A NWY"]}, {"ENGLAND": ["EDI", "LON", "LVP", "NWY", "BEL"]}
+    )
+    assert generate_orders(pos, "ENGLAND", (), Standing.PLAYING, RuleSet.FRENCH) == []
+    # removals: off a centre before fleets before armies (the rulebook: fleets, then by code)
+    pos = position("W1902A", {"GERMANY": ["A BER", "A DEN", "A PRU"]}, {"GERMANY": ["BER"]})
+    made = generate_orders(pos, "GERMANY", (), Standing.PLAYING, RuleSet.FRENCH)
+    assert texts(made) == ["A PRU D", "A DEN D"]
+    assert {g.why for g in made} == {GeneratedWhy.CIVIL_DISORDER_REMOVAL}
+    made = generate_orders(pos, "GERMANY", (), Standing.PLAYING, RuleSet.RULEBOOK)
+    assert texts(made) == ["A DEN D", "A PRU D"]

@@ -1,8 +1,10 @@
 """Adjudicator speed: seeded random games with legal random orders.
 
 Prints movement phases per second, mean, median and p95 microseconds per movement phase
-(``adjudicate()``: legality, resolution, retreat options, the next position), the mean number of
-units on the board, and microseconds per ``possible_orders()`` call. Each figure is given in
+(``adjudicate()``: legality, resolution, retreat options, the next position), the same with every
+order's result read as well (a movement phase builds its results on first read, see
+``outcomes.Adjudication``), the mean number of units on the board, and microseconds per
+``possible_orders()`` call. Each figure is given in
 wall-clock time and in CPU time of this thread (which a busy machine disturbs less). For scale
 (issue 2): the MILA ``diplomacy`` package needs about 770 us per movement phase with ~30 units
 and 2800 us to list the legal orders.
@@ -38,8 +40,10 @@ class Samples:
 @dataclass
 class Run:
     movement: Samples = field(default_factory=Samples)
+    explained: Samples = field(default_factory=Samples)  # adjudicate() and reading the results
     listing: Samples = field(default_factory=Samples)
     units: list[int] = field(default_factory=list)
+    phases: list[tuple[Position, dict]] = field(default_factory=list)  # movement phases played
 
 
 def play(seed: int, years: int, run: Run) -> None:
@@ -57,9 +61,13 @@ def play(seed: int, years: int, run: Run) -> None:
         w0, c0 = wall(), cpu()
         result = adjudicate(position, orders)
         w1, c1 = wall(), cpu()
+        result.results  # noqa: B018 - what a judge does next: explain every order
+        w2, c2 = wall(), cpu()
         if position.phase.is_movement:
             run.movement.add(w1 - w0, c1 - c0)
+            run.explained.add(w1 - w0 + w2 - w1, c1 - c0 + c2 - c1)
             run.units.append(len(position.units))
+            run.phases.append((position, orders))
         position = result.position
 
 
@@ -103,10 +111,29 @@ def main() -> None:
     )
     print(f"us per movement phase (wall): {_describe(run.movement.wall_us)}")
     print(f"us per movement phase (cpu):  {_describe(run.movement.cpu_us)}")
+    print(f"  with every result read (cpu): {_describe(run.explained.cpu_us)}")
     print(f"  cold first game (cpu):      {_describe(cold.movement.cpu_us)}")
+    print(f"  replayed back to back (cpu): {_describe(_replay(run.phases))}")
     print(f"us per possible_orders call (wall): {_describe(run.listing.wall_us)}")
     print(f"us per possible_orders call (cpu):  {_describe(run.listing.cpu_us)}")
     print(f"machine calibration (pure-Python loop of 10^7 additions): {_calibrate():.2f} s")
+
+
+def _replay(phases: list[tuple[Position, dict]]) -> list[float]:
+    """The same movement phases again, one after another with nothing in between.
+
+    In a game the order generator runs between two phases and leaves the processor's caches
+    cold for the adjudicator; this shows its cost with them warm (the second of two rounds).
+    """
+    cpu = time.thread_time_ns
+    times: list[float] = []
+    for round_ in range(2):
+        for position, orders in phases:
+            c0 = cpu()
+            adjudicate(position, orders)
+            if round_:
+                times.append((cpu() - c0) / 1000)
+    return times
 
 
 def _calibrate() -> float:

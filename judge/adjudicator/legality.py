@@ -8,7 +8,12 @@ the only reachable coast filled in, a coast on an army's destination dropped) or
 
 from __future__ import annotations
 
-from judge.adjudicator.convoy_routes import army_could_be_convoyed, fleet_can_convoy, route_exists
+from judge.adjudicator.convoy_routes import (
+    army_could_be_convoyed,
+    fleet_can_convoy,
+    route_exists,
+    sea_neighbours,
+)
 from judge.adjudicator.geography import Board, standard_board
 from judge.adjudicator.orders import (
     Build,
@@ -76,8 +81,9 @@ def army_target(board: Board, source: str, target: str) -> str | Refusal:
     return Refusal.NOT_ADJACENT
 
 
-def _fleets_could_carry(units: dict[str, Unit], board: Board, start: str, target: str) -> bool:
-    seas = [p for p, u in units.items() if u.type is FLEET and board.provinces[p].is_sea]
+def fleets_could_carry(units: dict[str, Unit], board: Board, start: str, target: str) -> bool:
+    at_sea = sea_neighbours(board)  # cached: keyed by the sea provinces
+    seas = [p for p, u in units.items() if p in at_sea and u.type is FLEET]
     return route_exists(board, start, target, seas)
 
 
@@ -97,58 +103,6 @@ def _move_geography(board: Board, unit: Unit, order: Move) -> Order | Refusal:
         return target
     # fleets are never convoyed, so a VIA written on a fleet means nothing
     return Move(FLEET, unit.location, target)
-
-
-def _supported(
-    units: dict[str, Unit], unit: Unit, supported_type: UnitType, supported: str, board: Board
-) -> Unit | Refusal:
-    if supported not in board.locations:
-        return Refusal.UNKNOWN_LOCATION
-    prov = board.province_of(supported)
-    if prov == unit.province:
-        return Refusal.SUPPORT_SELF
-    other = units.get(prov)
-    if other is None:
-        return Refusal.NO_SUPPORTED_UNIT
-    if other.type is not supported_type:
-        return Refusal.WRONG_SUPPORTED_TYPE
-    return other
-
-
-def _support_hold(units: dict[str, Unit], board: Board, unit: Unit, order: SupportHold):
-    other = _supported(units, unit, order.supported_type, order.supported, board)
-    if isinstance(other, Refusal):
-        return other
-    if not board.can_reach(unit.type.value, unit.location, other.province):
-        return Refusal.SUPPORT_UNREACHABLE
-    return SupportHold(unit.type, unit.location, other.type, other.location)
-
-
-def _support_move(units: dict[str, Unit], board: Board, unit: Unit, order: SupportMove):
-    other = _supported(units, unit, order.supported_type, order.supported, board)
-    if isinstance(other, Refusal):
-        return other
-    if order.target not in board.locations:
-        return Refusal.UNKNOWN_LOCATION
-    target_prov = board.province_of(order.target)
-    if target_prov == unit.province:
-        return Refusal.SUPPORT_OWN_PROVINCE
-    if target_prov == other.province:
-        return Refusal.SUPPORTED_MOVE_IMPOSSIBLE
-    if not board.can_reach(unit.type.value, unit.location, target_prov):
-        return Refusal.SUPPORT_UNREACHABLE
-    if other.type is ARMY:
-        possible = army_target(board, other.province, target_prov)
-        target = target_prov  # a coast on an army's destination means nothing
-    else:
-        possible = fleet_target(board, other.location, order.target)
-        # supports need no coast (DATC 6.B.7/8), but a coast written must match (6.B.9)
-        target = order.target
-        if isinstance(possible, Refusal) and possible is Refusal.MISSING_COAST:
-            possible = target_prov
-    if isinstance(possible, Refusal):
-        return Refusal.SUPPORTED_MOVE_IMPOSSIBLE
-    return SupportMove(unit.type, unit.location, other.type, other.location, target)
 
 
 def _convoy(units: dict[str, Unit], board: Board, unit: Unit, order: Convoy):
@@ -179,7 +133,16 @@ class _Memo:
     (adjacency, coasts, support reach, convoy routes) are stored here keyed by plain tuples.
     """
 
-    __slots__ = ("board", "province", "moves", "reach", "supported", "convoys")
+    __slots__ = (
+        "board",
+        "province",
+        "moves",
+        "reach",
+        "supported",
+        "convoys",
+        "plans",
+        "support_plans",
+    )
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -189,6 +152,9 @@ class _Memo:
         self.reach: dict[tuple, bool] = {}
         self.supported: dict[tuple, str | Refusal] = {}
         self.convoys: dict[tuple, Order | Refusal] = {}
+        # per-order answers of the movement phase's fast path (order_plans.py)
+        self.plans: dict = {}
+        self.support_plans: dict = {}
 
     def reaches(self, unit_type: UnitType, location: str, province: str) -> bool:
         key = (unit_type, location, province)
@@ -240,17 +206,8 @@ def normalize_with(
     if kind is Hold:
         return order if order.location == unit.location else Hold(unit.type, unit.location)  # type: ignore[union-attr]
     if kind is Move:
-        key = (unit.type, unit.location, order.target, order.via_convoy)  # type: ignore[union-attr]
-        entry = memo.moves.get(key)
-        if entry is None:
-            result = _move_geography(board, unit, order)  # type: ignore[arg-type]
-            by_sea = (
-                result.__class__ is Move
-                and unit.type is ARMY
-                and result.target not in board.army_adjacency[prov]  # type: ignore[union-attr]
-            )
-            entry = memo.moves[key] = (result, by_sea)
-        if entry[1] and not _fleets_could_carry(units, board, prov, entry[0].target):  # type: ignore[union-attr]
+        entry = move_entry(memo, unit, order)  # type: ignore[arg-type]
+        if entry[1] and not fleets_could_carry(units, board, prov, entry[0].target):  # type: ignore[union-attr]
             return Refusal.NO_FLEETS_TO_CONVOY
         return entry[0]
     if kind is Convoy:
@@ -263,14 +220,27 @@ def normalize_with(
         if result is None:
             result = memo.convoys[key] = _convoy(units, board, unit, order)  # type: ignore[arg-type]
         return result
-    other = _supported(units, unit, order.supported_type, order.supported, board)  # type: ignore[union-attr]
-    if other.__class__ is Refusal:
-        return other  # type: ignore[return-value]
-    assert isinstance(other, Unit)
+    # the supported unit, found through the memo's location table (this runs for every support)
+    supported = order.supported  # type: ignore[union-attr]
+    other_prov = memo.province.get(supported)
+    if other_prov is None:
+        return Refusal.UNKNOWN_LOCATION
+    if other_prov == prov:
+        return Refusal.SUPPORT_SELF
+    other = units.get(other_prov)
+    if other is None:
+        return Refusal.NO_SUPPORTED_UNIT
+    if other.type is not order.supported_type:  # type: ignore[union-attr]
+        return Refusal.WRONG_SUPPORTED_TYPE
+    reach = memo.reach
     if kind is SupportHold:
-        if not memo.reaches(unit.type, unit.location, other.province):
+        key = (unit.type, unit.location, other_prov)
+        found = reach.get(key)
+        if found is None:
+            found = memo.reaches(unit.type, unit.location, other_prov)
+        if not found:
             return Refusal.SUPPORT_UNREACHABLE
-        if order.supported == other.location:  # type: ignore[union-attr]
+        if supported == other.location:
             return order
         return SupportHold(unit.type, unit.location, other.type, other.location)
     target = order.target  # type: ignore[union-attr]
@@ -279,9 +249,13 @@ def normalize_with(
         return Refusal.UNKNOWN_LOCATION
     if target_prov == prov:
         return Refusal.SUPPORT_OWN_PROVINCE
-    if target_prov == other.province:
+    if target_prov == other_prov:
         return Refusal.SUPPORTED_MOVE_IMPOSSIBLE
-    if not memo.reaches(unit.type, unit.location, target_prov):
+    key = (unit.type, unit.location, target_prov)
+    found = reach.get(key)
+    if found is None:
+        found = memo.reaches(unit.type, unit.location, target_prov)
+    if not found:
         return Refusal.SUPPORT_UNREACHABLE
     key = (other.type, other.location, target)
     written = memo.supported.get(key)
@@ -289,9 +263,24 @@ def normalize_with(
         written = memo.supported[key] = _supported_target(board, other, target)
     if written.__class__ is Refusal:
         return written  # type: ignore[return-value]
-    if order.supported == other.location and target == written:  # type: ignore[union-attr]
+    if supported == other.location and target == written:
         return order
     return SupportMove(unit.type, unit.location, other.type, other.location, written)  # type: ignore[arg-type]
+
+
+def move_entry(memo: _Memo, unit: Unit, order: Move) -> tuple[Order | Refusal, bool]:
+    """A move as the map reads it, and whether the army must go by sea (fleets checked apart)."""
+    key = (unit.type, unit.location, order.target, order.via_convoy)
+    entry = memo.moves.get(key)
+    if entry is None:
+        result = _move_geography(memo.board, unit, order)
+        by_sea = (
+            result.__class__ is Move
+            and unit.type is ARMY
+            and result.target not in memo.board.army_adjacency[unit.province]  # type: ignore[union-attr]
+        )
+        entry = memo.moves[key] = (result, by_sea)
+    return entry
 
 
 def _supported_target(board: Board, other: Unit, target: str) -> str | Refusal:

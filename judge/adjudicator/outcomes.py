@@ -147,6 +147,10 @@ class Adjudication:
 
     __hash__ = None  # type: ignore[assignment]  # results are dicts, as in the dataclass it was
 
+    def __reduce__(self) -> tuple:
+        # pickled and copied with its results, as the dataclass it was (no closure to carry)
+        return (Adjudication, self._fields())
+
     def __repr__(self) -> str:
         return (
             f"Adjudication(phase={self.phase!r}, results={self.results!r}, "

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
-from judge.adjudicator.adjustments import builds_possible
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Hold, Order, Unit, UnitType, Waive
 from judge.adjudicator.outcomes import OrderResult
-from judge.adjudicator.phase import Phase, Season
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
 
 # refusals that say the order is about no unit of the ordering power: such an order never
@@ -74,34 +74,50 @@ def capture_centers(
     board: Board, units: Mapping[str, Unit], centers: dict[str, str]
 ) -> dict[str, str]:
     owned = dict(centers)
+    supply = supply_centers(board)
     for prov, unit in units.items():
-        if board.provinces[prov].supply_center:
+        if prov in supply:
             owned[prov] = unit.power
     return owned
 
 
+@cache
+def supply_centers(board: Board) -> frozenset[str]:
+    return board.supply_centers
+
+
+_power_of = attrgetter("power")
+
+
 def adjustments_needed(position: Position) -> bool:
-    units_count: dict[str, int] = {}
-    for unit in position.units.values():
-        units_count[unit.power] = units_count.get(unit.power, 0) + 1
-    center_count: dict[str, int] = {}
-    for power in position.centers.values():
-        center_count[power] = center_count.get(power, 0) + 1
-    for power in set(units_count) | set(center_count):
-        have, own = units_count.get(power, 0), center_count.get(power, 0)
+    """Whether some power must remove, or can build (``builds_possible`` > 0)."""
+    # counted by list.count's C loop, and stopped at the first answer: this runs every Fall
+    units = position.units
+    centers = position.centers
+    unit_powers = list(map(_power_of, units.values()))
+    center_powers = list(centers.values())
+    for power in set(unit_powers).union(center_powers):
+        have, own = unit_powers.count(power), center_powers.count(power)
         if have > own:
             return True
-        homes = position.homes.get(power, ())
-        if own > have and builds_possible(power, position.units, position.centers, homes):
-            return True
+        if own > have:
+            for home in position.homes.get(power, ()):
+                if centers.get(home) == power and home not in units:
+                    return True
     return False
+
+
+_RETREAT_RANK = 1  # Phase.kind_rank: read directly, the properties showed up in profiles
+_ADJUSTMENT_RANK = 2
+_FALL_RANK = 1  # Phase.season_rank
 
 
 def advance(after: Phase, position: Position) -> Phase:
     nxt = following(after)
     while True:
-        if (nxt.is_retreat and not position.dislodged) or (
-            nxt.is_adjustment and not adjustments_needed(position)
+        kind = nxt.kind_rank
+        if (kind == _RETREAT_RANK and not position.dislodged) or (
+            kind == _ADJUSTMENT_RANK and not adjustments_needed(position)
         ):
             nxt = following(nxt)
         else:
@@ -116,7 +132,7 @@ def finish(
     dislodged: dict[str, Dislodged],
     homes: dict[str, tuple[str, ...]],
 ) -> Position:
-    if phase.season is Season.FALL and not dislodged:
+    if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)
     nxt = Position(phase, units, centers, dislodged, homes)
     nxt.phase = advance(phase, nxt)
@@ -126,6 +142,7 @@ def finish(
 # Units and holds are immutable values; making a frozen dataclass costs about a microsecond, so
 # the ones made for a phase are kept for the next (the map bounds how many there can be).
 _UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+MOVED_UNITS = _UNITS  # read directly by the movement phase's loop
 _HOLDS: dict[tuple[UnitType, str], Hold] = {}
 
 
@@ -145,6 +162,13 @@ def hold_value(kind: UnitType, loc: str) -> Hold:
     return order
 
 
-@cache
+_FOLLOWING: dict[tuple[int, int, int], Phase] = {}
+
+
 def following(phase: Phase) -> Phase:
-    return phase.following()
+    """``phase.following()``, kept: keyed by the fields, as hashing a Phase runs Python code."""
+    key = (phase.year, phase.season_rank, phase.kind_rank)
+    nxt = _FOLLOWING.get(key)
+    if nxt is None:
+        nxt = _FOLLOWING[key] = phase.following()
+    return nxt

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
-from judge.adjudicator.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, UnitType
+from judge.adjudicator.order_index import OrderIndex, province_index
+from judge.adjudicator.orders import Order, SupportMove, Unit, UnitType
 from judge.adjudicator.outcomes import Outcome
 
 _ARMY = UnitType.ARMY
@@ -26,20 +27,6 @@ class UnitFate(NamedTuple):
     outcome: Outcome
     by: tuple[str, ...] = ()
     dislodged_by: str | None = None
-
-
-_PROVINCES: dict[int, tuple[Board, dict[str, str]]] = {}
-
-
-def province_index(board: Board) -> dict[str, str]:
-    """Location -> province, per board (``split`` on every lookup showed up in profiles)."""
-    entry = _PROVINCES.get(id(board))
-    if entry is None or entry[0] is not board:
-        entry = _PROVINCES[id(board)] = (
-            board,
-            {loc: loc.split("/", 1)[0] for loc in board.locations},
-        )
-    return entry[1]
 
 
 _LABELS: dict[tuple[UnitType, str], str] = {}
@@ -84,13 +71,25 @@ class MovementResolver:
         "cuts",
     )
 
-    def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order]) -> None:
+    def __init__(
+        self,
+        board: Board,
+        units: dict[str, Unit],
+        orders: dict[str, Order],
+        index: OrderIndex | None = None,
+    ) -> None:
+        """``index``: the orders already sorted by kind (the movement phase does it as it reads
+        them); without it the orders are indexed here."""
+        if index is None:
+            index = OrderIndex(province_index(board), board.army_adjacency)
+            for prov, order in orders.items():
+                index.add(prov, order)
         self.board = board
         self.units = units
         self.orders = orders
-        self.move_to: dict[str, str] = {}
-        self.move_loc: dict[str, str] = {}
-        self.attackers: dict[str, list[str]] = {}
+        self.move_to = index.move_to
+        self.move_loc = index.move_loc
+        self.attackers = index.attackers
         self.convoyed: set[str] = set()
         self.no_route: set[str] = set()
         self.paradox: set[str] = set()
@@ -105,10 +104,11 @@ class MovementResolver:
         self.deps: list[str] = []
         self.arrivals: dict[str, str] = {}  # province -> the unit that moved in (after run)
         self.cuts: dict[str, str | None] | None = None  # memo of cuts, once every move is decided
-        self._index()
+        self._link(index)
 
     # ----------------------------------------------------------------- set-up
-    def _index(self) -> None:
+    def _link(self, index: OrderIndex) -> None:
+        """Who convoys, supports and bounces whom, from the orders sorted by kind."""
         board = self.board
         units = self.units
         move_to = self.move_to
@@ -116,25 +116,10 @@ class MovementResolver:
         attackers = self.attackers
         orders = self.orders
         province = province_index(board)
-        convoys: list[tuple[str, Convoy]] = []
-        supports: list[tuple[str, Order]] = []
-        armies_moving: list[str] = []
-        for prov, order in orders.items():
-            kind = order.__class__
-            if kind is Move:
-                target = province[order.target]  # type: ignore[union-attr]
-                move_to[prov] = target
-                move_loc[prov] = order.target  # type: ignore[union-attr]
-                if target in attackers:
-                    attackers[target].append(prov)
-                else:
-                    attackers[target] = [prov]
-                if order.unit_type is _ARMY:  # type: ignore[union-attr]
-                    armies_moving.append(prov)
-            elif kind is Convoy:
-                convoys.append((prov, order))  # type: ignore[arg-type]
-            elif kind is SupportHold or kind is SupportMove:
-                supports.append((prov, order))
+        convoys = index.convoys
+        supports = index.supports
+        armies_moving = index.armies_moving
+        army_adj = board.army_adjacency
         for lst in attackers.values():
             if len(lst) > 1:
                 lst.sort()
@@ -144,9 +129,9 @@ class MovementResolver:
                 fleets_for.setdefault(order.army, []).append(prov)
             else:
                 self.void.add(prov)
-        army_adj = board.army_adjacency
-        if not fleets_for and not any(orders[p].via_convoy for p in armies_moving):  # type: ignore[union-attr]
-            armies_moving = [p for p in armies_moving if move_to[p] not in army_adj[p]]
+        if not fleets_for:
+            # an adjacent army with no fleets for it and no VIA goes by land (skipped below)
+            armies_moving = index.armies_at_sea
         for prov in armies_moving:
             target = move_to[prov]
             fleets = fleets_for.get(prov, ())
@@ -198,7 +183,7 @@ class MovementResolver:
             return guessed
         old = len(deps)
         guess[node] = False
-        first = self._adjudicate(node)
+        first = self._move_succeeds(node) if node[0] != _PATH else self._adjudicate(node)
         if len(deps) == old:
             del guess[node]
             known = self.result.get(node)
@@ -296,10 +281,12 @@ class MovementResolver:
     def _given(self, supporters: list[str] | tuple[str, ...], exclude: str | None = None) -> int:
         n = 0
         units = self.units
+        attackers = self.attackers
         for s in supporters:
             if exclude is not None and units[s].power == exclude:
                 continue
-            if not self._support_cut(s):
+            # a supporter nobody attacks is never cut: skip the question (the common case)
+            if s not in attackers or self._cutter(s) is None:
                 n += 1
         return n
 
@@ -356,14 +343,32 @@ class MovementResolver:
         attackers = self.attackers
         convoyed = self.convoyed
         # a fixed order, so that who-cut-what and paradox cycles never depend on order input
-        for prov in sorted(self.move_to):
+        move_to = self.move_to
+        move_support = self.move_support
+        no_route = self.no_route
+        for prov in sorted(move_to):
             if prov in result:
                 continue
-            target = self.move_to[prov]
-            if target not in units and len(attackers[target]) == 1 and prov not in convoyed:
-                # alone, by land, into an empty province: nothing can stop it
-                result[prov] = True
+            target = move_to[prov]
+            if prov in no_route:
+                result[prov] = False  # no fleets ordered to carry it: fails, whatever else
                 continue
+            if prov not in convoyed:
+                if target not in units:
+                    rivals = attackers[target]
+                    if len(rivals) == 1:
+                        # alone, by land, into an empty province: nothing can stop it
+                        result[prov] = True
+                        continue
+                    if not any(a in convoyed or a in move_support for a in rivals):
+                        # unsupported rivals by land: each prevents the others (1 against 1)
+                        for a in rivals:
+                            result[a] = False
+                        continue
+                elif target not in move_to and prov not in move_support:
+                    # strength 1 (or 0) against a unit that stays, holding with at least 1
+                    result[prov] = False
+                    continue
             self._resolve(prov)
         self.arrivals = {t: p for p, t in self.move_to.items() if result[p]}
         self.cuts = {}

@@ -5,12 +5,22 @@ from __future__ import annotations
 from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, Unit
 from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.resolver import (
+    _PATH,
     SUCCESS_FATE,
     VOID_FATE,
     MovementResolver,
     UnitFate,
     unit_label,
 )
+
+_BOUNCED = Outcome.BOUNCED
+_DISLODGED = Outcome.DISLODGED
+_SUPPORT_CUT = Outcome.SUPPORT_CUT
+
+
+def _fate(fields: tuple) -> UnitFate:
+    # NamedTuple construction without the keyword-handling wrapper (a hot path)
+    return tuple.__new__(UnitFate, fields)
 
 
 class MovementVerdicts(MovementResolver):
@@ -31,7 +41,7 @@ class MovementVerdicts(MovementResolver):
         target = self.move_to[prov]
         attack = self._attack(prov)
         found: list[str] = []
-        if self._head_to_head(prov):
+        if prov in self.h2h:
             if attack <= self._defend(target):
                 found.append(target)
         elif target in self.units and attack <= self._hold(target):
@@ -39,34 +49,42 @@ class MovementVerdicts(MovementResolver):
         for other in self.attackers[target]:
             if other != prov and attack <= self._prevent(other):
                 found.append(other)
-        return tuple(sorted(unit_label(self.units[p]) for p in found))
+        units = self.units
+        if len(found) == 1:
+            return (unit_label(units[found[0]]),)
+        return tuple(sorted([unit_label(units[p]) for p in found]))
 
     def fate(self, prov: str) -> UnitFate:
         """Outcome of the (legal) order of the unit in ``prov``; units without one held."""
         units = self.units
-        dislodger = self.dislodger(prov)
-        by_whom = unit_label(units[dislodger]) if dislodger is not None else None
-        if prov in self.move_to:
-            if self.result[prov]:
+        result = self.result
+        moving = prov in self.move_to
+        attacker = self.arrivals.get(prov)
+        if attacker is not None and not (moving and result[prov]):
+            by_whom: str | None = unit_label(units[attacker])
+        else:
+            by_whom = None
+        if moving:
+            if result[prov]:
                 return SUCCESS_FATE
             if prov in self.no_route:
                 outcome = Outcome.NO_CONVOY_ROUTE
             elif prov in self.paradox:
                 outcome = Outcome.CONVOY_PARADOX
-            elif not self._has_path(prov):
+            elif prov in self.convoyed and not self._resolve(_PATH + prov):
                 outcome = Outcome.CONVOY_DISRUPTED
             else:
-                return UnitFate(Outcome.BOUNCED, self._blockers(prov), by_whom)
-            return UnitFate(outcome, (), by_whom)
+                return _fate((_BOUNCED, self._blockers(prov), by_whom))
+            return _fate((outcome, (), by_whom))
         if by_whom is not None:
-            return UnitFate(Outcome.DISLODGED, (by_whom,), by_whom)
+            return _fate((_DISLODGED, (by_whom,), by_whom))
         if prov in self.void:
             return VOID_FATE
         kind = self.orders.get(prov).__class__
         if kind is SupportHold or kind is SupportMove:
             cutter = self._cutter(prov)
             if cutter is not None:
-                return UnitFate(Outcome.SUPPORT_CUT, (unit_label(units[cutter]),))
+                return _fate((_SUPPORT_CUT, (unit_label(units[cutter]),), None))
         elif kind is Convoy and self.orders[prov].army in self.paradox:  # type: ignore[union-attr]
             return UnitFate(Outcome.CONVOY_PARADOX)
         return SUCCESS_FATE

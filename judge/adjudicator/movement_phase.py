@@ -1,0 +1,316 @@
+"""The movement phase: read the orders, resolve them, explain each outcome, build the next position.
+
+The hot path of every game, so it is written as flat loops over tuples, with the common cases
+(a planned legality answer, a move that succeeded, a unit nobody attacked) read off directly and
+only the rest sent to the general code (``legality.normalize_with``, ``MovementVerdicts.fate``),
+which gives the same answer for every case; ``tests/adjudicator/test_fast_paths.py`` checks it.
+The orders are indexed for the resolver as they are read (one pass, not two), and the results
+are built only when first read (``outcomes.Adjudication``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from judge.adjudicator.geography import Board
+from judge.adjudicator.legality import (
+    Refusal,
+    fleets_could_carry,
+    movement_memo,
+    normalize_with,
+)
+from judge.adjudicator.order_index import OrderIndex
+from judge.adjudicator.order_plans import NO_PLAN, make_plan
+from judge.adjudicator.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+from judge.adjudicator.outcomes import Adjudication, OrderResult, Outcome
+from judge.adjudicator.phase_flow import (
+    MOVED_UNITS,
+    NOT_ABOUT_OWN_UNIT,
+    finish,
+    hold_value,
+    unit_value,
+)
+from judge.adjudicator.position import Dislodged, Position
+from judge.adjudicator.resolver import SUCCESS_FATE, unit_label
+from judge.adjudicator.retreats import retreat_options
+from judge.adjudicator.verdicts import MovementVerdicts
+
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+_VOID = Outcome.VOID
+_DUPLICATE = Refusal.DUPLICATE_ORDER
+_NO_FLEETS = Refusal.NO_FLEETS_TO_CONVOY
+
+# per power, its orders as given, as read (the order or why not) and the province each governs
+Read = list[tuple[str, list[tuple[Order, "Order | Refusal", "str | None"]]]]
+
+
+def adjudicate_movement(
+    position: Position, orders: Mapping[str, Sequence[Order]], board: Board
+) -> Adjudication:
+    """``adjudicate`` for a movement phase (see ``adjudication.py`` for the contract)."""
+    # a copy: the results are explained on first read, whatever the caller does to its position
+    units = dict(position.units)
+    memo = movement_memo(board)
+    read, legal, governed, index = _read(memo, units, orders)
+    resolver = MovementVerdicts(board, units, legal, index)
+    resolver.run()
+    nxt, destroyed = _next_position(position, board, memo.province, resolver)
+    return Adjudication(
+        position.phase,
+        None,
+        None,
+        nxt,
+        destroyed,
+        lambda: _results(resolver, units, read, governed),
+    )
+
+
+def _read(
+    memo,
+    units: dict[str, Unit],
+    orders: Mapping[str, Sequence[Order]],  # noqa: ANN001
+) -> tuple[Read, dict[str, Order], set[str], OrderIndex]:
+    """Check every order; the first order for a unit governs it, a second is a duplicate.
+
+    The governing legal orders go into ``legal`` and, sorted by kind, into the resolver's index.
+    """
+    board = memo.board
+    province = memo.province
+    index = OrderIndex(province, board.army_adjacency)
+    move_to = index.move_to
+    move_loc = index.move_loc
+    attackers = index.attackers
+    armies_moving = index.armies_moving
+    armies_at_sea = index.armies_at_sea
+    supports = index.supports
+    plans = memo.plans
+    support_plans = memo.support_plans
+    legal: dict[str, Order] = {}
+    governed: set[str] = set()
+    read: Read = []
+    for power, given in orders.items():
+        mine: list[tuple[Order, Order | Refusal, str | None]] = []
+        read.append((power, mine))
+        for order in given:
+            kind = order.__class__
+            if kind is Move or kind is Hold:
+                try:
+                    plan = plans[order]
+                except KeyError:  # first sight of this order
+                    plan = plans[order] = make_plan(memo, order)  # type: ignore[arg-type]
+                if plan is NO_PLAN:
+                    norm = normalize_with(memo, units, power, order)
+                else:
+                    prov, unit_type, loc, norm, by_sea, target, target_loc, army, at_sea = plan  # type: ignore[misc]
+                    unit = units.get(prov)
+                    if (
+                        unit is not None
+                        and unit.power == power
+                        and unit.type is unit_type
+                        and unit.location == loc
+                    ):
+                        # the unit stands as planned: the cached answer holds
+                        if by_sea and not fleets_could_carry(units, board, prov, norm.target):  # type: ignore[union-attr]
+                            norm = _NO_FLEETS
+                        elif norm.__class__ is not Refusal:
+                            if prov in governed:
+                                mine.append((order, _DUPLICATE, None))
+                            else:
+                                governed.add(prov)
+                                legal[prov] = norm  # type: ignore[assignment]
+                                mine.append((order, norm, prov))  # type: ignore[arg-type]
+                                if target is not None:  # OrderIndex.add_move, inlined
+                                    move_to[prov] = target
+                                    move_loc[prov] = target_loc
+                                    if target in attackers:
+                                        attackers[target].append(prov)
+                                    else:
+                                        attackers[target] = [prov]
+                                    if army:
+                                        armies_moving.append(prov)
+                                        if at_sea:
+                                            armies_at_sea.append(prov)
+                            continue
+                        # a refusal about this unit: handled below like any other
+                    else:
+                        norm = normalize_with(memo, units, power, order)
+            elif kind is SupportMove or kind is SupportHold:
+                splan = support_plans.get(order)
+                if splan is not None:
+                    prov, unit_type, loc, other_prov, other_type, other_loc, norm = splan
+                    unit = units.get(prov)
+                    other = units.get(other_prov)
+                    if (
+                        unit is not None
+                        and other is not None
+                        and unit.power == power
+                        and unit.type is unit_type
+                        and unit.location == loc
+                        and other.type is other_type
+                        and other.location == other_loc
+                    ):
+                        # both units stand as when the plan was made: the answer holds
+                        if prov in governed:
+                            mine.append((order, _DUPLICATE, None))
+                        else:
+                            governed.add(prov)
+                            legal[prov] = norm
+                            mine.append((order, norm, prov))
+                            supports.append((prov, norm))
+                        continue
+                norm = normalize_with(memo, units, power, order)
+                if norm.__class__ is not Refusal:
+                    _plan_support(support_plans, province, units, order, norm)  # type: ignore[arg-type]
+            else:
+                norm = normalize_with(memo, units, power, order)
+            gov: str | None = None
+            if norm.__class__ is Refusal:
+                if norm not in NOT_ABOUT_OWN_UNIT and order.__class__ is not Waive:
+                    gov = province[order.location]  # type: ignore[union-attr]
+            else:
+                gov = province[norm.location]  # type: ignore[union-attr]
+            if gov is not None:
+                if gov in governed:
+                    norm, gov = _DUPLICATE, None
+                else:
+                    governed.add(gov)
+                    if norm.__class__ is not Refusal:
+                        legal[gov] = norm  # type: ignore[assignment]
+                        index.add(gov, norm)  # type: ignore[arg-type]
+            mine.append((order, norm, gov))
+    return read, legal, governed, index
+
+
+def _plan_support(
+    plans: dict, province: dict[str, str], units: dict[str, Unit], order: Order, norm: Order
+) -> None:
+    """Keep a support's legal answer for the next time both units stand exactly so."""
+    prov = province[order.location]  # type: ignore[union-attr]
+    other_prov = province[order.supported]  # type: ignore[union-attr]
+    unit, other = units[prov], units[other_prov]
+    if unit.location == order.location and other.location == order.supported:  # type: ignore[union-attr]
+        plans[order] = (
+            prov,
+            unit.type,
+            unit.location,
+            other_prov,
+            other.type,
+            other.location,
+            norm,
+        )
+
+
+def _results(
+    resolver: MovementVerdicts, units: dict[str, Unit], read: Read, governed: set[str]
+) -> tuple[dict[str, list[OrderResult]], dict[str, OrderResult]]:
+    """An outcome for every order, then a generated hold for every unit no order governs.
+
+    Most orders succeed, or were met by nobody: those are read off the decisions directly and
+    only the rest ask ``fate`` why, which answers the common cases the same way.
+    """
+    fate = resolver.fate
+    decided = resolver.result
+    move_loc = resolver.move_loc
+    arrivals = resolver.arrivals
+    attackers = resolver.attackers
+    void = resolver.void
+    paradox = resolver.paradox
+    by_power: dict[str, list[OrderResult]] = {}
+    unit_results: dict[str, OrderResult] = {}
+    new = tuple.__new__  # NamedTuple construction without the keyword-handling wrapper
+    for power, mine in read:
+        if not mine:
+            continue
+        results: list[OrderResult] = []
+        by_power[power] = results
+        for order, norm, prov in mine:
+            if norm.__class__ is Refusal:
+                # the unit held: it may still have been dislodged
+                attacker = arrivals.get(prov) if prov is not None else None
+                dislodger = unit_label(units[attacker]) if attacker is not None else None
+                r = new(OrderResult, (power, order, _ILLEGAL, norm, (), dislodger, False))
+            elif prov in move_loc:
+                if decided[prov]:
+                    r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+                else:
+                    f = fate(prov)  # type: ignore[arg-type]
+                    r = new(
+                        OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
+                    )
+            elif prov not in attackers:
+                # nobody moved against it: not dislodged, and no support of it cut
+                if prov in void:
+                    r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
+                elif paradox and norm.__class__ is Convoy:
+                    f = fate(prov)  # type: ignore[arg-type]
+                    r = new(
+                        OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
+                    )
+                else:
+                    r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+            elif prov not in arrivals and norm.__class__ is Hold:
+                r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+            elif prov in void and prov not in arrivals:
+                r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
+            else:
+                f = fate(prov)  # type: ignore[arg-type]
+                r = new(OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False))
+            results.append(r)
+            if prov is not None:
+                unit_results[prov] = r
+    for prov, unit in units.items():
+        if prov in governed:
+            continue
+        f = fate(prov) if prov in arrivals else SUCCESS_FATE  # held, maybe dislodged
+        hold = hold_value(unit.type, unit.location)
+        r = new(OrderResult, (unit.power, hold, f.outcome, None, f.by, f.dislodged_by, True))
+        by_power.setdefault(unit.power, []).append(r)
+        unit_results[prov] = r
+    return by_power, unit_results
+
+
+def _next_position(
+    position: Position, board: Board, province: dict[str, str], resolver: MovementVerdicts
+) -> tuple[Position, tuple[Unit, ...]]:
+    """Units moved, the dislodged with their retreats, centres captured after the Fall."""
+    decided = resolver.result
+    move_loc = resolver.move_loc
+    arrivals = resolver.arrivals
+    after: dict[str, Unit] = {}
+    beaten: list[tuple[str, Unit, str]] = []
+    moved = MOVED_UNITS
+    for prov, unit in position.units.items():
+        if prov in move_loc and decided[prov]:
+            loc = move_loc[prov]
+            key = (unit.power, unit.type, loc)
+            try:
+                after[province[loc]] = moved[key]
+            except KeyError:
+                after[province[loc]] = unit_value(*key)
+        elif prov in arrivals:
+            beaten.append((prov, unit, arrivals[prov]))
+        else:
+            after[prov] = unit
+    dislodged: dict[str, Dislodged] = {}
+    destroyed: list[Unit] = []
+    if beaten:
+        standoffs = resolver.standoffs(after)
+        for prov, unit, attacker in beaten:
+            origin = None if attacker in resolver.convoyed else attacker
+            options = retreat_options(board, unit, after, origin, standoffs)
+            if options:
+                dislodged[prov] = Dislodged(unit, origin, options)
+            else:
+                destroyed.append(unit)
+    nxt = finish(position.phase, board, after, dict(position.centers), dislodged, position.homes)
+    return nxt, tuple(destroyed)

@@ -1,0 +1,79 @@
+"""The legal orders of a movement phase sorted by kind, as the resolver reads them.
+
+The movement phase fills an ``OrderIndex`` as it accepts each order (one pass over the orders
+instead of two); ``MovementResolver`` links it up (convoys, supports, head-to-head battles).
+"""
+
+from __future__ import annotations
+
+from judge.adjudicator.geography import Board
+from judge.adjudicator.orders import Convoy, Move, Order, SupportHold, SupportMove, UnitType
+
+_ARMY = UnitType.ARMY
+
+_PROVINCES: dict[int, tuple[Board, dict[str, str]]] = {}
+
+
+def province_index(board: Board) -> dict[str, str]:
+    """Location -> province, per board (``split`` on every lookup showed up in profiles)."""
+    entry = _PROVINCES.get(id(board))
+    if entry is None or entry[0] is not board:
+        entry = _PROVINCES[id(board)] = (
+            board,
+            {loc: loc.split("/", 1)[0] for loc in board.locations},
+        )
+    return entry[1]
+
+
+class OrderIndex:
+    """The legal orders of a movement phase sorted by kind, in the order they were accepted."""
+
+    __slots__ = (
+        "province",
+        "army_adjacency",
+        "move_to",
+        "move_loc",
+        "attackers",
+        "armies_moving",
+        "armies_at_sea",
+        "convoys",
+        "supports",
+    )
+
+    def __init__(self, province: dict[str, str], army_adjacency: dict[str, frozenset[str]]) -> None:
+        self.province = province  # location -> province
+        self.army_adjacency = army_adjacency
+        self.move_to: dict[str, str] = {}  # mover's province -> target province
+        self.move_loc: dict[str, str] = {}  # mover's province -> target location
+        self.attackers: dict[str, list[str]] = {}  # target province -> movers' provinces
+        self.armies_moving: list[str] = []
+        # armies that want the sea (not adjacent, or VIA): without any convoy order, the only
+        # ones that can be convoyed at all
+        self.armies_at_sea: list[str] = []
+        self.convoys: list[tuple[str, Convoy]] = []
+        self.supports: list[tuple[str, Order]] = []
+
+    def add(self, prov: str, order: Order) -> None:
+        """Index the order governing the unit in ``prov`` (the movement phase inlines moves)."""
+        kind = order.__class__
+        if kind is Move:
+            loc = order.target  # type: ignore[union-attr]
+            target = self.province[loc]
+            self.add_move(prov, target, loc, order.unit_type is _ARMY, order.via_convoy)  # type: ignore[union-attr]
+        elif kind is Convoy:
+            self.convoys.append((prov, order))  # type: ignore[arg-type]
+        elif kind is SupportHold or kind is SupportMove:
+            self.supports.append((prov, order))
+
+    def add_move(self, prov: str, target: str, loc: str, army: bool, via: bool) -> None:
+        self.move_to[prov] = target
+        self.move_loc[prov] = loc
+        attackers = self.attackers
+        if target in attackers:
+            attackers[target].append(prov)
+        else:
+            attackers[target] = [prov]
+        if army:
+            self.armies_moving.append(prov)
+            if via or target not in self.army_adjacency[prov]:
+                self.armies_at_sea.append(prov)

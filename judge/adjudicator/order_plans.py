@@ -1,0 +1,56 @@
+"""Holds and moves answered from a per-order cache: the adjudicator's fast path for legality.
+
+Most orders of a phase are holds and moves that came before (a unit holding, moving to the
+province it bounced from). Their legality is decided by the map once the ordered unit is known,
+apart from one question about the other units (can fleets at sea carry an army that must go by
+sea?). For each distinct hold or move a *plan* records that unit and the answer
+``legality.normalize_with`` gives when it stands so; the adjudicator checks the unit in the real
+position and takes the answer, or asks ``normalize_with`` when it differs. The answer is computed
+by ``normalize_with`` itself (``move_entry`` for moves), so the two paths cannot disagree.
+
+Supports are planned from their first real answer instead: there are many more distinct ones
+(a unit, a supported unit and a target), so the plan costs nothing extra to make and is only
+kept when the answer was a legal order. Its answer holds wherever both units stand as they stood
+then (``normalize_with`` reads nothing else for a support). Convoys are rarely given twice and
+are not planned.
+"""
+
+from __future__ import annotations
+
+from judge.adjudicator.legality import move_entry, normalize_with
+from judge.adjudicator.orders import Hold, Move, Order, Unit, UnitType
+from judge.adjudicator.refusals import Refusal
+
+# province, unit type, location, the answer, whether an army's move needs fleets at sea, and
+# for a legal move what the resolver's index wants (else None): target province, target
+# location, army?, army that wants the sea? One flat tuple: one object to fetch, not two.
+Plan = tuple[str, UnitType, str, "Order | Refusal", bool, "str | None", "str | None", bool, bool]
+NO_PLAN = False  # an order the general path handles (an unknown location)
+
+
+def make_plan(memo, order: Hold | Move) -> Plan | bool:  # noqa: ANN001 - legality's private memo
+    """The plan of one hold or move, or ``NO_PLAN``."""
+    loc = order.location
+    prov = memo.province.get(loc)
+    if prov is None:
+        return NO_PLAN
+    # the power is irrelevant to the answer once the caller has checked ownership
+    unit = Unit("", order.unit_type, loc)
+    if order.__class__ is Move:
+        answer, by_sea = move_entry(memo, unit, order)  # type: ignore[arg-type]
+        if answer.__class__ is not Move:
+            return (prov, order.unit_type, loc, answer, by_sea, None, None, False, False)
+        target = answer.target  # type: ignore[union-attr]
+        target_prov = memo.province[target]
+        army = answer.unit_type is UnitType.ARMY  # type: ignore[union-attr]
+        # as OrderIndex.add_move: an army that wants the sea (VIA, or not adjacent)
+        at_sea = army and (
+            answer.via_convoy or target_prov not in memo.board.army_adjacency[prov]  # type: ignore[union-attr]
+        )
+        return (prov, order.unit_type, loc, answer, by_sea, target_prov, target, army, at_sea)
+    answer = normalize_with(memo, {prov: unit}, "", order)
+    return (prov, order.unit_type, loc, answer, False, None, None, False, False)
+
+
+# province, unit type, location, supported unit's province, type, location, the answer
+SupportPlan = tuple[str, UnitType, str, str, UnitType, str, Order]

@@ -59,6 +59,8 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["title_case"] = lambda s: str(s).title()
+    env.filters["seat_words"] = views.seat_words
+    env.filters["source_words"] = views.source_words
     env.globals["phase_title"] = views.phase_title
     return env
 

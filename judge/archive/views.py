@@ -20,6 +20,24 @@ _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 
 
+# the words a reader sees for the stored codes of seats and of orders the judge made up
+SEAT_WORDS = {"active": "playing", "onp1": "missed orders once (ONP)",
+              "abandoned": "abandoned, replacement sought", "sommossa": "in Sommossa",
+              "eliminated": "eliminated", "vacant": "no player"}
+SOURCE_WORDS = {"onp": "no orders: hold and mutual support",
+                "majority": "abandoned: the other players' majority",
+                "sommossa": "Sommossa: the other players' majority",
+                "generated": "no orders: default"}
+
+
+def seat_words(status: str) -> str:
+    return SEAT_WORDS.get(status, status.replace("_", " "))
+
+
+def source_words(source: str) -> str:
+    return SOURCE_WORDS.get(source, source.replace("_", " "))
+
+
 def redact(text: str) -> str:
     return _ADDRESS.sub("[address hidden]", text)
 

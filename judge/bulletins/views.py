@@ -312,7 +312,8 @@ def end_view(
     return {
         "header": header(game, None, None),
         "phase": phase,
-        "title": phase_title(phase, lang),
+        # no phase played yet (the GM ended the game early): no "after ..." to say
+        "title": phase_title(phase, lang) if phase else "",
         "reason": reason,
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),

@@ -10,7 +10,7 @@ from judge.rules.game_end import EndReason, GameEnd
 from judge.rules.scoring import draw_size, hundred_points
 from judge.service import announce, deadlines
 from judge.settings import Settings
-from judge.storage.gamerepo import audit
+from judge.storage.gamerepo import audit, turns
 from judge.storage.models import Game
 from judge.storage.playrepo import votes
 
@@ -33,12 +33,20 @@ def revealed_votes(session: Session, game: Game) -> list[dict[str, object]]:
              "orders": list((v.payload or {}).get("orders", []))} for v in rows]
 
 
+def last_played(session: Session, game: Game) -> str:
+    """The last phase adjudicated ("" if none): what the game is over *after*. The current
+    phase is the next one (after an adjudication) or one never played (the GM's END)."""
+    played = turns(session, game.id)
+    return played[-1].phase if played else ""
+
+
 def finish_game(session: Session, game: Game, now: datetime, settings: Settings,
                 end: GameEnd) -> tuple[str, str]:
     game.status = "finished"
     game.deadline = None
     deadlines.clear(session, game)
-    view = end_view(announce.game_info(game, settings), game.phase, winners=end.winners,
+    view = end_view(announce.game_info(game, settings), last_played(session, game),
+                    winners=end.winners,
                     reason=end.reason.value, centers=end.centers, scores=scores(end),
                     votes=revealed_votes(session, game))
     subject, body = announce.broadcast(session, settings, now, game, "end", view)

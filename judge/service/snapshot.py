@@ -118,11 +118,15 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
     seat_data: dict[str, Seat] = {}
     orders: dict[str, list[Order]] = {}
     texts: dict[str, list[str]] = {}
+    state = turn_state(game)
+    # after a ROLLBACK, orders sent before it do not allow early processing (turns.rollback)
+    stale_versions = dict(state.get("rollback_versions") or {})
     for power, row in rows.items():
         status, strikes = rules_status(row)
         latest = current_orders(session, game.id, game.phase, power)
         # CLEAR stores an empty set: that is no orders again
         has = latest is not None and latest.source == "submitted" and bool(latest.orders)
+        stale = latest is not None and latest.version <= int(stale_versions.get(power, 0))
         if has and latest is not None:
             texts[power] = [str(t) for t in latest.orders]
             orders[power] = parse_orders(latest.orders)
@@ -130,7 +134,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
             power=power, status=status, strikes=strikes,
             late_days_left=late_days_left(row, options),
             late_days_used_this_turn=row.late_days_this_turn,
-            has_orders=has, wait=row.wait,
+            has_orders=has, wait=row.wait or stale,
         )
     foreign: dict[str, dict[str, list[Order]]] = {}
     for vote in votes(session, game.id, phase=game.phase, kind="sommossa_order"):
@@ -141,7 +145,6 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
     draw = frozenset(v.voter_power for v in votes(session, game.id, kind="draw"))
     concessions = {v.voter_power: v.target_power
                    for v in votes(session, game.id, kind="concede") if v.target_power}
-    state = turn_state(game)
     replacement = None
     if state.get("replacement_for"):
         power = state["replacement_for"]

@@ -39,7 +39,7 @@ from judge.service.snapshot import (
     turn_state,
 )
 from judge.settings import Settings
-from judge.storage.gamerepo import audit, seats, turns
+from judge.storage.gamerepo import audit, current_orders, seats, submit_orders, turns
 from judge.storage.models import Game, Seat, Turn
 from judge.storage.playrepo import turn_by_phase, votes
 from judge.storage.turnrepo import lock_game as lock_game_row
@@ -302,12 +302,28 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
                         "orders_generated": turn.orders_generated,
                         "outcomes": turn.outcomes, "position_after": turn.position_after})
         session.delete(turn)
+    # Orders already sent for the phases after ``phase`` were written against a board that is
+    # undone: they must not come back silently when play reaches those phases again. They
+    # are withdrawn by an empty version (earlier versions stay for the record).
+    later = {t.phase for t in undone if t.id != target.id} | {game.phase}
+    for later_phase in sorted(later - {phase}):
+        for seat in seats(session, game.id):
+            row = current_orders(session, game.id, later_phase, seat.power)
+            if row is not None and row.orders:
+                submit_orders(session, game.id, later_phase, seat.power, [], now,
+                              source="rolled_back")
     game.position = dict(target.position_before)
     game.phase = phase
     if game.status == "finished":
         game.status = "active"
+    # The orders still on file for the phase were all in before: without this the phase
+    # would be adjudicated again, unchanged, at the next wake-up (seconds after the GM's
+    # ROLLBACK). Early processing waits until every power has sent orders again; at the
+    # deadline the orders on file are used as they are.
+    on_file = {s.power: row.version for s in seats(session, game.id)
+               if (row := current_orders(session, game.id, phase, s.power)) is not None}
     options = dict(game.options or {})
-    options["turn_state"] = {"phase": phase}
+    options["turn_state"] = {"phase": phase, "rollback_versions": on_file}
     game.options = options
     session.flush()
     due_at = deadlines.next_deadline(game, phase, now)

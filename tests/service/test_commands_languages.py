@@ -50,8 +50,8 @@ def test_french_game_answers_in_french(db: Database) -> None:
     france = players["FRANCE"]
     body = h.reply(france, f"CONNEXION FRANCE partie {password_of(france)}\nA Par - Bou\n"
                            "NULLE\nPRESSE A ANGLETERRE GRISE\nBonjour\nFIN PRESSE")
-    assert "Connecté comme France" in body and "A PAR - BUR" in body
-    assert "vote pour la nulle" in body and "Presse grise envoyée à Angleterre" in body
+    assert "Connecté comme France" in body and "A PAR - BOU" in body  # seed 000 codes
+    assert "vote pour la nulle" in body and "Presse grise envoyée à l'Angleterre" in body
     press = next(m for m in h.outbox if m.to == players["ENGLAND"] and m.kind == "press")
     assert "Presse dans la partie partie" in press.body and "France" not in press.body
 

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from judge.service import turns, wakeups
 from judge.storage import Database
+from judge.storage.gamerepo import current_orders
 from judge.storage.models import Deadline, Game, OutboundMail, Seat, Turn
 from tests.bulletins.test_golden import check_golden
 from tests.service.games import SETTINGS, START, new_game, player, send
@@ -100,6 +101,51 @@ def test_rollback_returns_to_the_phase(db: Database) -> None:
         assert s.scalar(select(func.count(Turn.id))) == 0
     again = play(db, gid, SPRING_1901, START + timedelta(hours=3))
     assert again.action == "adjudicated"
+
+
+def test_rollback_is_not_undone_at_once_by_the_orders_on_file(db: Database) -> None:
+    """Play-test: the GM's ROLLBACK was followed seconds later by the same adjudication,
+    because every power still had its orders on file before the first deadline."""
+    gid = new_game(db)
+    play(db, gid, SPRING_1901, START + timedelta(hours=1))
+    with db.session() as s:
+        turns.rollback(s, s.get(Game, gid), "S1901M", START + timedelta(hours=2), SETTINGS)
+    with db.session() as s:
+        report = turns.process(s, s.get(Game, gid), START + timedelta(hours=3), SETTINGS)
+    assert (report.action, report.why) == ("nothing", "waiting_for_players")
+    # once every power has sent its orders again, early processing is back
+    again = play(db, gid, SPRING_1901, START + timedelta(hours=4))
+    assert again.action == "adjudicated"
+
+
+def test_after_a_rollback_the_deadline_uses_the_orders_on_file(db: Database) -> None:
+    gid = new_game(db)
+    play(db, gid, SPRING_1901, START + timedelta(hours=1))
+    with db.session() as s:
+        turns.rollback(s, s.get(Game, gid), "S1901M", START + timedelta(hours=2), SETTINGS)
+    deadline = game_row(db, gid).deadline
+    assert deadline is not None
+    reports = wakeups.run_due(db, SETTINGS, deadline + timedelta(minutes=1))
+    assert [r.action for r in reports] == ["adjudicated"]
+    with db.session() as s:
+        turn = s.scalar(select(Turn).where(Turn.game_id == gid))
+        assert turn is not None and "A VIE - TRI" in str(turn.orders_submitted)
+
+
+def test_rollback_withdraws_the_orders_sent_for_later_phases(db: Database) -> None:
+    """Play-test: builds sent for W1901A came back after the GM rolled back to F1901M and
+    the fall was played again on a different board."""
+    gid = new_game(db)
+    play(db, gid, SPRING_1901, START + timedelta(hours=1))
+    play(db, gid, FALL_1901, START + timedelta(hours=2))
+    send(db, gid, "AUSTRIA", ["A VIE B"], START + timedelta(hours=3))
+    with db.session() as s:
+        turns.rollback(s, s.get(Game, gid), "F1901M", START + timedelta(hours=4), SETTINGS)
+    play(db, gid, FALL_1901, START + timedelta(hours=5))
+    assert game_row(db, gid).phase == "W1901A"
+    with db.session() as s:
+        row = current_orders(s, gid, "W1901A", "AUSTRIA")
+        assert row is not None and row.orders == [] and row.source == "rolled_back"
 
 
 def test_deadline_with_missing_orders_charges_late_days_then_onp(db: Database) -> None:

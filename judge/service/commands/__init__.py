@@ -25,7 +25,9 @@ from judge.service.commands.session import MailSession
 from judge.service.uow import MailContext
 
 # commands that read the stored orders: the orders given above them in the mail go in first
-READ_ORDERS = frozenset({Verb.STATUS, Verb.PREVIEW, Verb.PROCESS})
+# (CLEAR too: order lines above it are answered, stored and then withdrawn, rather than
+# dropped without a word)
+READ_ORDERS = frozenset({Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR})
 # player commands the GM may use as GM, without BECOME
 GM_MAY = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.SET_PASSWORD, Verb.SET_ADDRESS})
 
@@ -79,8 +81,9 @@ def _command(s: MailSession, cmd: Command) -> None:
     elif cmd.verb is Verb.BECOME:
         # copies owed so far go now: a player's copy must hold only its own power's part
         s.settle()
-    s.begin(cmd)
+    entry = s.begin(cmd)
     role = role_of(cmd.verb)
+    entry.gm_only = role is Role.GM
     if role is not Role.ANYONE and s.auth_failed:
         s.say(Refusal.SKIPPED_AFTER_BAD_SIGNON)
         return

@@ -181,7 +181,8 @@ def preview_command(s: MailSession, cmd: Command) -> None:
         s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
         return
     report = turns.preview(s.session, game, s.now, s.settings)
-    s.say(Done.PREVIEW, phase=report.phase, action=report.action, body=report.body)
+    s.say(Done.PREVIEW, phase=report.phase, action=report.action, body=report.body,
+          why=report.why)
 
 
 @handles(Verb.ROLLBACK)
@@ -286,8 +287,9 @@ def end_command(s: MailSession, cmd: Command) -> None:
     game.status = "finished"
     game.deadline = None
     deadlines.clear(s.session, game)
-    view = end_view(announce.game_info(game, s.settings), game.phase, winners=(), reason="gm",
-                    centers=counts, votes=ending.revealed_votes(s.session, game))
+    view = end_view(announce.game_info(game, s.settings), ending.last_played(s.session, game),
+                    winners=(), reason="gm", centers=counts,
+                    votes=ending.revealed_votes(s.session, game))
     announce.broadcast(s.session, s.settings, s.now, game, "end", view)
     gamerepo.audit(s.session, s.now, "game.ended", game.id, actor_account_id=s.account.id,
                    reason="gm", phase=game.phase)

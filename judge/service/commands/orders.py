@@ -8,10 +8,14 @@ is answered with its reason.
 
 from __future__ import annotations
 
+from typing import Any
+
 from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
-from judge.parsing.errors import ParseError
-from judge.parsing.report import ParseReport, parse_orders
+from judge.parsing.errors import Note, ParseError
+from judge.parsing.lexicon import lexicon as parsing_lexicon
+from judge.parsing.messages import render as render_reason
+from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
 from judge.service import games
 from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
@@ -25,6 +29,16 @@ NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrd
 ORDERS_OPEN = ("active", "paused")
 # seat statuses in which the other players send orders for the power (seed 002)
 FOR_OPEN = ("onp1", "abandoned", "sommossa")
+# notes worth telling the player: the judge read the line otherwise than written, or the
+# order will likely not do what was meant. The others (a unit type filled in, a comment
+# skipped...) would only clutter every reply.
+TOLD_NOTES = frozenset({Note.ReplacedByLater, Note.SupportDoesNotMatch, Note.NeedsConvoy,
+                        Note.CoastFilledIn, Note.ReadAsRetreat, Note.ReadAsSupportHold,
+                        Note.ReadAsBuild})
+# message parameters that hold a power: shown by the power's name in the game's language
+_POWER_PARAMS = ("owner", "power")
+# ... and those that hold a canonical unit or order: shown in the game's notation
+_ORDER_PARAMS = ("unit", "order")
 
 
 def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
@@ -41,8 +55,33 @@ def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) ->
         if suggestion is not None:
             s.say(Refusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
         else:
-            s.say(Done.ORDER_ERROR, line=item.text, reason=item.message or item.error.value)
+            s.say(Done.ORDER_ERROR, line=item.text, reason=_reason(item, s.lang))
+    for item in report.items:
+        if item.error is not None or item.line_no < first_new_line:
+            continue
+        for note, params in item.notes:
+            if note in TOLD_NOTES:
+                s.say(Done.ORDER_NOTE, line=item.text,
+                      note=render_reason(note, _localised(params, s.lang), s.lang))
     return [str(order) for order in report.orders]
+
+
+def _localised(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The parser names powers and units canonically (GERMANY, A WAR); a reply names them
+    as the game's players do (Germania, A VAR in French)."""
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key in _POWER_PARAMS and isinstance(value, str):
+            value = lexicon().power_name(value, lang)
+        elif key in _ORDER_PARAMS and isinstance(value, str):
+            value = in_notation([value], lang)[0]
+        out[key] = value
+    return out
+
+
+def _reason(item: ParsedOrder, lang: str) -> str:
+    assert item.error is not None
+    return render_reason(item.error, _localised(item.error_params, lang), lang)
 
 
 def flush_orders(s: MailSession) -> None:
@@ -68,8 +107,27 @@ def flush_orders(s: MailSession) -> None:
     actor.stored = stored
     row = gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, stored, s.now,
                                  submitted_by_id=s.account.id)
-    s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version, orders=stored,
-          missing=without_orders(position, seat.power, stored))
+    s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version,
+          orders=in_notation(stored, game.language),
+          missing=in_notation(without_orders(position, seat.power, stored), game.language))
+
+
+def in_notation(orders: list[str], lang: str) -> list[str]:
+    """Canonical orders with the province codes the game's players write: a French player
+    reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
+    if lang == "en":
+        return list(orders)
+    lex = parsing_lexicon(lang)
+    out = []
+    for order in orders:
+        words = []
+        for word in order.split():
+            province, slash, coast = word.partition("/")
+            if len(province) == 3 and province in lex.display:
+                province = lex.short(province).upper()
+            words.append(f"{province}{slash}{coast}")
+        out.append(" ".join(words))
+    return out
 
 
 def without_orders(position: Position, power: str, orders: list[str]) -> list[str]:
@@ -87,7 +145,7 @@ def without_orders(position: Position, power: str, orders: list[str]) -> list[st
 @handles(Verb.CLEAR)
 def clear_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
-    s.pending_orders = []
+    s.pending_orders = []  # flushed already: CLEAR is in READ_ORDERS
     s.actor.order_lines = []
     s.actor.stored = []
     game, seat = s.actor.game, s.actor.seat
@@ -114,7 +172,8 @@ def status_command(s: MailSession, cmd: Command) -> None:
         if position.phase.is_adjustment:
             adjustment = position.adjustment_counts().get(seat.power, 0)
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
-          orders=orders, missing=missing, adjustment=adjustment, wait=seat.wait,
+          orders=in_notation(orders, game.language),
+          missing=in_notation(missing, game.language), adjustment=adjustment, wait=seat.wait,
           late_left=games.late_balance(game, seat).days_left,
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
@@ -124,19 +183,25 @@ def for_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None and cmd.power
     game, seat = s.actor.game, s.actor.seat
     target = playrepo.seat_by_power(s.session, game.id, cmd.power)
+    # only movement phases take the others' orders (seed 002): a retreat or adjustment of
+    # a power in ONP or Sommossa follows the automatic rules
     if (game.status != "active" or target is None or target.status not in FOR_OPEN
-            or target.power == seat.power):
+            or target.power == seat.power or not game.phase.endswith("M")):
         s.say(Refusal.FOR_NOT_OPEN, power=cmd.power)
         return
     report, _ = read_orders(game, target.power, list(cmd.body))
     stored = _say_report(s, report)
+    if not stored and report.errors:
+        # a block of refused lines must not wipe out the orders voted earlier
+        s.say(Refusal.NO_VALID_ORDERS)
+        return
     playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
                           target.power)
     s.session.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
                        voter_power=seat.power, target_power=target.power,
                        payload={"orders": stored}, created=s.now))
     s.session.flush()
-    s.say(Done.FOR_RECORDED, power=target.power, orders=stored)
+    s.say(Done.FOR_RECORDED, power=target.power, orders=in_notation(stored, game.language))
 
 
 def refuse_cc(s: MailSession) -> bool:

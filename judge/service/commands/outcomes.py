@@ -48,6 +48,7 @@ class Done(StrEnum):
     SIGNED_ON_GM = "signed_on_gm"
     ORDERS_STORED = "orders_stored"
     ORDER_ERROR = "order_error"
+    ORDER_NOTE = "order_note"
     CLEARED = "cleared"
     STATUS = "status"
     WAIT_SET = "wait_set"

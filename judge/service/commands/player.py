@@ -98,6 +98,10 @@ def late_command(s: MailSession, cmd: Command) -> None:
         if address:
             s.notify(address, game, Done.DEADLINE_SET, game=game.name, phase=game.phase,
                      deadline=when)
+    # the GM runs the clock: a deadline moved by a player's late days is news to them too
+    gm = games.address_of_account(s.session, game.gm_account_id) if game.gm_account_id else None
+    if gm and gm.lower() != s.account.address.lower():
+        s.notify(gm, game, Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
 
 
 @handles(Verb.DRAW, Verb.NO_DRAW)

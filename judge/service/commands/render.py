@@ -40,7 +40,14 @@ def environment() -> Environment:
     env.filters["powers_en"] = lambda ps: ", ".join(_power_filter("en")(p) for p in ps)
     env.filters["powers_it"] = lambda ps: ", ".join(_power_filter("it")(p) for p in ps)
     env.filters["powers_fr"] = lambda ps: ", ".join(_power_filter("fr")(p) for p in ps)
+    env.filters["powers_art_fr"] = lambda ps: ", ".join(
+        with_article_fr(_power_filter("fr")(p)) for p in ps)
     return env
+
+
+def with_article_fr(name: str) -> str:
+    """The seven powers' French names are all feminine: "la France", "l'Allemagne"."""
+    return f"l'{name}" if name[:1].lower() in "aeiouyéèêh" else f"la {name}"
 
 
 def check_lang(lang: str | None) -> str:

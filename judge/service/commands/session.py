@@ -24,6 +24,8 @@ MASKED = "****"
 class Entry:
     echo: str | None
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # a GM command's answer (PREVIEW shows everyone's orders): never in a player's copy
+    gm_only: bool = False
 
 
 @dataclass
@@ -114,7 +116,7 @@ class MailSession:
         actor = self.actor
         if actor is None:
             return
-        part = self.entries[actor.first_entry:]
+        part = [e for e in self.entries[actor.first_entry:] if not e.gm_only]
         for address in sorted(actor.copy_to):
             lang = render.check_lang(actor.game.language)
             body = render.page(lang, "copy", game=actor.game.name,

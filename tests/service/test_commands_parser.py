@@ -54,6 +54,11 @@ def test_accents_and_case_do_not_matter() -> None:
     assert only(["set nowait"]).verb is Verb.SET_NOWAIT
 
 
+@pytest.mark.parametrize("line", ["STATUS", "stato", "État", "statut"])
+def test_status_in_every_language(line: str) -> None:
+    assert only([line]).verb is Verb.STATUS
+
+
 def test_join_with_preferences_in_any_language() -> None:
     cmd = only(["JOIN alpha pw Francia, ENGLAND Allemagne"])
     assert cmd.powers == ("FRANCE", "ENGLAND", "GERMANY")

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from judge.adjudicator.adjustments import RemovalDistance, removal_order
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
-from judge.adjudicator.orders import Build, Disband, Order, Unit, Waive
+from judge.adjudicator.orders import Build, Disband, Order, Unit, Waive, unit_value
 from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
 from judge.adjudicator.phase_flow import advance, by_power
 from judge.adjudicator.position import Position
@@ -56,7 +56,7 @@ def adjudicate_adjustments(
                 prov = norm.location.split("/", 1)[0]
                 built.add(prov)
                 builds_left -= 1
-                units[prov] = Unit(power, norm.unit_type, norm.location)
+                units[prov] = unit_value(power, norm.unit_type, norm.location)
                 unit_results[prov] = r
             elif isinstance(norm, Waive):
                 builds_left -= 1

@@ -28,6 +28,7 @@ from judge.adjudicator.orders import (
     Waive,
     parse_canonical,
     parse_unit,
+    unit_value,
 )
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
@@ -93,7 +94,7 @@ def _read_unit(text: str, power: str, board: Board) -> Unit:
         prov = board.provinces[unit.province]
         why = "coast not named" if prov.coasts else "inland"
         raise RequestError(f"fleet cannot stand at {unit.location} ({why}): {text!r} for {power}")
-    return unit
+    return unit_value(unit.power, unit.type, unit.location)  # the shared value: see orders.py
 
 
 def position_from_json(obj: Any, board: Board | None = None) -> Position:

@@ -81,10 +81,15 @@ def army_target(board: Board, source: str, target: str) -> str | Refusal:
     return Refusal.NOT_ADJACENT
 
 
-def fleets_could_carry(units: dict[str, Unit], board: Board, start: str, target: str) -> bool:
+def fleets_at_sea(units: dict[str, Unit], board: Board) -> list[str]:
+    """The sea provinces holding a fleet (in no fixed order: callers ask yes/no questions)."""
     at_sea = sea_neighbours(board)  # cached: keyed by the sea provinces
-    seas = [p for p, u in units.items() if p in at_sea and u.type is FLEET]
-    return route_exists(board, start, target, seas)
+    # the sea provinces with a unit, intersected in C (the type check is for hand-made positions)
+    return [p for p in at_sea.keys() & units.keys() if units[p].type is FLEET]
+
+
+def fleets_could_carry(units: dict[str, Unit], board: Board, start: str, target: str) -> bool:
+    return route_exists(board, start, target, fleets_at_sea(units, board))
 
 
 def _move_geography(board: Board, unit: Unit, order: Move) -> Order | Refusal:

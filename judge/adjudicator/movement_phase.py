@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import (
     Refusal,
-    fleets_could_carry,
+    fleets_at_sea,
     movement_memo,
     normalize_with,
 )
@@ -30,6 +31,7 @@ from judge.adjudicator.orders import (
     SupportMove,
     Unit,
     Waive,
+    unit_value,
 )
 from judge.adjudicator.outcomes import Adjudication, OrderResult, Outcome
 from judge.adjudicator.phase_flow import (
@@ -37,7 +39,6 @@ from judge.adjudicator.phase_flow import (
     NOT_ABOUT_OWN_UNIT,
     finish,
     hold_value,
-    unit_value,
 )
 from judge.adjudicator.position import Dislodged, Position
 from judge.adjudicator.resolver import SUCCESS_FATE, unit_label
@@ -45,6 +46,7 @@ from judge.adjudicator.retreats import retreat_options
 from judge.adjudicator.verdicts import MovementVerdicts
 
 _ILLEGAL = Outcome.ILLEGAL
+_BOUNCED = Outcome.BOUNCED
 _SUCCEEDS = Outcome.SUCCEEDS
 _VOID = Outcome.VOID
 _DUPLICATE = Refusal.DUPLICATE_ORDER
@@ -93,34 +95,54 @@ def _read(
     armies_moving = index.armies_moving
     armies_at_sea = index.armies_at_sea
     supports = index.supports
+    contested = index.contested
+    facing = index.facing
     plans = memo.plans
     support_plans = memo.support_plans
     legal: dict[str, Order] = {}
     governed: set[str] = set()
     read: Read = []
+    seas: list[str] = []  # the fleets at sea, found when an army first needs them
     for power, given in orders.items():
         mine: list[tuple[Order, Order | Refusal, str | None]] = []
         read.append((power, mine))
         for order in given:
             kind = order.__class__
             if kind is Move or kind is Hold:
-                try:
-                    plan = plans[order]
-                except KeyError:  # first sight of this order
-                    plan = plans[order] = make_plan(memo, order)  # type: ignore[arg-type]
+                # keyed by a tuple of the fields: its hash and equality run in C, an order's
+                # (dataclass methods) in Python
+                if kind is Move:
+                    key = (order.location, order.target, order.via_convoy, order.unit_type)  # type: ignore[union-attr]
+                else:
+                    key = (order.location, order.unit_type)  # type: ignore[union-attr]
+                plan = plans.get(key)
+                if plan is None:  # first sight of this order
+                    plan = plans[key] = make_plan(memo, order, power)  # type: ignore[arg-type]
                 if plan is NO_PLAN:
                     norm = normalize_with(memo, units, power, order)
                 else:
-                    prov, unit_type, loc, norm, by_sea, target, target_loc, army, at_sea = plan  # type: ignore[misc]
+                    (
+                        prov,
+                        expected,
+                        epower,
+                        unit_type,
+                        loc,
+                        norm,
+                        by_sea,
+                        target,
+                        target_loc,
+                        army,
+                        at_sea,
+                    ) = plan  # type: ignore[misc]
                     unit = units.get(prov)
-                    if (
+                    if (unit is expected and power is epower) or (
                         unit is not None
                         and unit.power == power
                         and unit.type is unit_type
                         and unit.location == loc
                     ):
                         # the unit stands as planned: the cached answer holds
-                        if by_sea and not fleets_could_carry(units, board, prov, norm.target):  # type: ignore[union-attr]
+                        if by_sea and not _carried(units, board, prov, norm.target, seas):  # type: ignore[union-attr]
                             norm = _NO_FLEETS
                         elif norm.__class__ is not Refusal:
                             if prov in governed:
@@ -132,8 +154,11 @@ def _read(
                                 if target is not None:  # OrderIndex.add_move, inlined
                                     move_to[prov] = target
                                     move_loc[prov] = target_loc
+                                    if move_to.get(target) == prov:
+                                        facing.append(prov)
                                     if target in attackers:
                                         attackers[target].append(prov)
+                                        contested.append(target)
                                     else:
                                         attackers[target] = [prov]
                                     if army:
@@ -145,17 +170,46 @@ def _read(
                     else:
                         norm = normalize_with(memo, units, power, order)
             elif kind is SupportMove or kind is SupportHold:
-                splan = support_plans.get(order)
+                if kind is SupportMove:
+                    skey = (
+                        order.location,
+                        order.supported,
+                        order.target,
+                        order.unit_type,
+                        order.supported_type,
+                    )  # type: ignore[union-attr]
+                else:
+                    skey = (
+                        order.location,
+                        order.supported,
+                        order.unit_type,
+                        order.supported_type,
+                    )  # type: ignore[union-attr]
+                splan = support_plans.get(skey)
                 if splan is not None:
-                    prov, unit_type, loc, other_prov, other_type, other_loc, norm = splan
+                    (
+                        prov,
+                        expected,
+                        epower,
+                        unit_type,
+                        loc,
+                        other_prov,
+                        other_type,
+                        other_loc,
+                        norm,
+                    ) = splan
                     unit = units.get(prov)
                     other = units.get(other_prov)
                     if (
-                        unit is not None
-                        and other is not None
-                        and unit.power == power
-                        and unit.type is unit_type
-                        and unit.location == loc
+                        (unit is expected and power is epower)
+                        or (
+                            unit is not None
+                            and unit.power == power
+                            and unit.type is unit_type
+                            and unit.location == loc
+                        )
+                    ) and (
+                        other is not None
                         and other.type is other_type
                         and other.location == other_loc
                     ):
@@ -170,7 +224,7 @@ def _read(
                         continue
                 norm = normalize_with(memo, units, power, order)
                 if norm.__class__ is not Refusal:
-                    _plan_support(support_plans, province, units, order, norm)  # type: ignore[arg-type]
+                    _plan_support(support_plans, skey, power, province, units, order, norm)  # type: ignore[arg-type]
             else:
                 norm = normalize_with(memo, units, power, order)
             gov: str | None = None
@@ -191,16 +245,35 @@ def _read(
     return read, legal, governed, index
 
 
+def _carried(
+    units: dict[str, Unit], board: Board, start: str, target: str, seas: list[str]
+) -> bool:
+    """``legality.fleets_could_carry``, with the fleets at sea listed once per phase."""
+    if not seas:
+        seas.extend(fleets_at_sea(units, board))
+        if not seas:
+            return False
+    return route_exists(board, start, target, seas)
+
+
 def _plan_support(
-    plans: dict, province: dict[str, str], units: dict[str, Unit], order: Order, norm: Order
+    plans: dict,
+    key: tuple,
+    power: str,
+    province: dict[str, str],
+    units: dict[str, Unit],
+    order: Order,
+    norm: Order,
 ) -> None:
     """Keep a support's legal answer for the next time both units stand exactly so."""
     prov = province[order.location]  # type: ignore[union-attr]
     other_prov = province[order.supported]  # type: ignore[union-attr]
     unit, other = units[prov], units[other_prov]
     if unit.location == order.location and other.location == order.supported:  # type: ignore[union-attr]
-        plans[order] = (
+        plans[key] = (
             prov,
+            unit_value(unit.power, unit.type, unit.location),
+            power,
             unit.type,
             unit.location,
             other_prov,
@@ -219,6 +292,7 @@ def _results(
     only the rest ask ``fate`` why, which answers the common cases the same way.
     """
     fate = resolver.fate
+    bounced_by_land = resolver.bounced_by_land
     decided = resolver.result
     move_loc = resolver.move_loc
     arrivals = resolver.arrivals
@@ -243,10 +317,19 @@ def _results(
                 if decided[prov]:
                     r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
                 else:
-                    f = fate(prov)  # type: ignore[arg-type]
-                    r = new(
-                        OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
-                    )
+                    rivals = bounced_by_land(prov)  # type: ignore[arg-type]
+                    if rivals is not None:
+                        attacker = arrivals.get(prov)  # type: ignore[arg-type]
+                        dislodger = unit_label(units[attacker]) if attacker is not None else None
+                        r = new(
+                            OrderResult, (power, norm, _BOUNCED, None, rivals, dislodger, False)
+                        )
+                    else:
+                        f = fate(prov)  # type: ignore[arg-type]
+                        r = new(
+                            OrderResult,
+                            (power, norm, f.outcome, None, f.by, f.dislodged_by, False),
+                        )
             elif prov not in attackers:
                 # nobody moved against it: not dislodged, and no support of it cut
                 if prov in void:
@@ -268,6 +351,8 @@ def _results(
             results.append(r)
             if prov is not None:
                 unit_results[prov] = r
+    if governed.issuperset(units):
+        return by_power, unit_results  # every unit had an order (the common case)
     for prov, unit in units.items():
         if prov in governed:
             continue

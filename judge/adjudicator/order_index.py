@@ -36,6 +36,8 @@ class OrderIndex:
         "attackers",
         "armies_moving",
         "armies_at_sea",
+        "contested",
+        "facing",
         "convoys",
         "supports",
     )
@@ -50,6 +52,10 @@ class OrderIndex:
         # armies that want the sea (not adjacent, or VIA): without any convoy order, the only
         # ones that can be convoyed at all
         self.armies_at_sea: list[str] = []
+        # targets with a second attacker (the resolver sorts only their lists), and movers whose
+        # target moves back at them (each pair once): found here, not by a pass over all moves
+        self.contested: list[str] = []
+        self.facing: list[str] = []
         self.convoys: list[tuple[str, Convoy]] = []
         self.supports: list[tuple[str, Order]] = []
 
@@ -66,11 +72,15 @@ class OrderIndex:
             self.supports.append((prov, order))
 
     def add_move(self, prov: str, target: str, loc: str, army: bool, via: bool) -> None:
-        self.move_to[prov] = target
+        move_to = self.move_to
+        move_to[prov] = target
         self.move_loc[prov] = loc
+        if move_to.get(target) == prov:
+            self.facing.append(prov)
         attackers = self.attackers
         if target in attackers:
             attackers[target].append(prov)
+            self.contested.append(target)
         else:
             attackers[target] = [prov]
         if army:

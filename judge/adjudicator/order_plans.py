@@ -18,28 +18,37 @@ are not planned.
 from __future__ import annotations
 
 from judge.adjudicator.legality import move_entry, normalize_with
-from judge.adjudicator.orders import Hold, Move, Order, Unit, UnitType
+from judge.adjudicator.orders import Hold, Move, Order, Unit, UnitType, unit_value
 from judge.adjudicator.refusals import Refusal
 
-# province, unit type, location, the answer, whether an army's move needs fleets at sea, and
-# for a legal move what the resolver's index wants (else None): target province, target
-# location, army?, army that wants the sea? One flat tuple: one object to fetch, not two.
-Plan = tuple[str, UnitType, str, "Order | Refusal", bool, "str | None", "str | None", bool, bool]
+# province, the unit expected there (the shared value, see ``orders.unit_value``) and the power
+# that gave the order first (both recognised by identity: the common case), the unit's type and
+# location (compared when the unit there is another power's or an equal copy), the answer,
+# whether an army's move needs fleets at sea, and for a legal move what the resolver's index
+# wants (else None): target province, target location, army?, army that wants the sea? One flat
+# tuple: one object to fetch.
+Plan = tuple[
+    str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", "str | None", bool, bool
+]
 NO_PLAN = False  # an order the general path handles (an unknown location)
 
 
-def make_plan(memo, order: Hold | Move) -> Plan | bool:  # noqa: ANN001 - legality's private memo
-    """The plan of one hold or move, or ``NO_PLAN``."""
+def make_plan(memo, order: Hold | Move, power: str) -> Plan | bool:  # noqa: ANN001 - legality's private memo
+    """The plan of one hold or move, first seen given by ``power``, or ``NO_PLAN``.
+
+    The answer does not depend on the power once the caller has checked ownership: the plan
+    serves every power, ``power`` only makes the identity check of the common case possible.
+    """
     loc = order.location
     prov = memo.province.get(loc)
     if prov is None:
         return NO_PLAN
-    # the power is irrelevant to the answer once the caller has checked ownership
-    unit = Unit("", order.unit_type, loc)
+    kind = order.unit_type
+    unit = unit_value(power, kind, loc)
     if order.__class__ is Move:
         answer, by_sea = move_entry(memo, unit, order)  # type: ignore[arg-type]
         if answer.__class__ is not Move:
-            return (prov, order.unit_type, loc, answer, by_sea, None, None, False, False)
+            return (prov, unit, power, kind, loc, answer, by_sea, None, None, False, False)
         target = answer.target  # type: ignore[union-attr]
         target_prov = memo.province[target]
         army = answer.unit_type is UnitType.ARMY  # type: ignore[union-attr]
@@ -47,10 +56,11 @@ def make_plan(memo, order: Hold | Move) -> Plan | bool:  # noqa: ANN001 - legali
         at_sea = army and (
             answer.via_convoy or target_prov not in memo.board.army_adjacency[prov]  # type: ignore[union-attr]
         )
-        return (prov, order.unit_type, loc, answer, by_sea, target_prov, target, army, at_sea)
-    answer = normalize_with(memo, {prov: unit}, "", order)
-    return (prov, order.unit_type, loc, answer, False, None, None, False, False)
+        return (prov, unit, power, kind, loc, answer, by_sea, target_prov, target, army, at_sea)
+    answer = normalize_with(memo, {prov: unit}, power, order)
+    return (prov, unit, power, kind, loc, answer, False, None, None, False, False)
 
 
-# province, unit type, location, supported unit's province, type, location, the answer
-SupportPlan = tuple[str, UnitType, str, str, UnitType, str, Order]
+# as a Plan: province, expected unit, power, its type and location; then the supported unit's
+# province, type and location, and the answer
+SupportPlan = tuple[str, Unit, str, UnitType, str, str, UnitType, str, Order]

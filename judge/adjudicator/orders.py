@@ -32,6 +32,21 @@ class Unit:
         return f"{self.type.value} {self.location}"
 
 
+# Units are immutable values; making a frozen dataclass costs about a microsecond, and the
+# movement phase recognises a unit it planned for by identity first, so the units a game makes
+# are kept and shared (the map and the seven powers bound how many there can be).
+_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+
+
+def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
+    """The shared ``Unit(power, kind, loc)``."""
+    key = (power, kind, loc)
+    unit = _UNITS.get(key)
+    if unit is None:
+        unit = _UNITS[key] = Unit(power, kind, loc)
+    return unit
+
+
 @dataclass(frozen=True, slots=True)
 class Hold:
     unit_type: UnitType

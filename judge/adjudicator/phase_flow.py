@@ -7,6 +7,7 @@ phases are skipped, and after the Fall (its retreats, if any) supply centres cha
 
 from __future__ import annotations
 
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -14,7 +15,7 @@ from operator import attrgetter
 
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
-from judge.adjudicator.orders import Hold, Order, Unit, UnitType, Waive
+from judge.adjudicator.orders import _UNITS, Hold, Order, Unit, UnitType, Waive
 from judge.adjudicator.outcomes import OrderResult
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
@@ -91,16 +92,19 @@ _power_of = attrgetter("power")
 
 def adjustments_needed(position: Position) -> bool:
     """Whether some power must remove, or can build (``builds_possible`` > 0)."""
-    # counted by list.count's C loop, and stopped at the first answer: this runs every Fall
+    # counted by the C helper behind ``Counter`` into plain dicts (Counter's own set-up costs
+    # more than the count), and stopped at the first answer: this runs every Fall
     units = position.units
     centers = position.centers
-    unit_powers = list(map(_power_of, units.values()))
-    center_powers = list(centers.values())
-    for power in set(unit_powers).union(center_powers):
-        have, own = unit_powers.count(power), center_powers.count(power)
-        if have > own:
+    have: dict[str, int] = {}
+    _count_elements(have, map(_power_of, units.values()))
+    own: dict[str, int] = {}
+    _count_elements(own, centers.values())
+    for power, n in have.items():
+        if n > own.get(power, 0):
             return True
-        if own > have:
+    for power, n in own.items():
+        if n > have.get(power, 0):
             for home in position.homes.get(power, ()):
                 if centers.get(home) == power and home not in units:
                     return True
@@ -139,19 +143,9 @@ def finish(
     return nxt
 
 
-# Units and holds are immutable values; making a frozen dataclass costs about a microsecond, so
-# the ones made for a phase are kept for the next (the map bounds how many there can be).
-_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+# Holds are immutable values too (see ``orders.unit_value``): the ones made are kept.
 MOVED_UNITS = _UNITS  # read directly by the movement phase's loop
 _HOLDS: dict[tuple[UnitType, str], Hold] = {}
-
-
-def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
-    key = (power, kind, loc)
-    unit = _UNITS.get(key)
-    if unit is None:
-        unit = _UNITS[key] = Unit(power, kind, loc)
-    return unit
 
 
 def hold_value(kind: UnitType, loc: str) -> Hold:

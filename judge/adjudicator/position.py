@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from judge.adjudicator.geography import POWERS, standard_board
-from judge.adjudicator.orders import Unit, parse_unit
+from judge.adjudicator.orders import Unit, parse_unit, unit_value
 from judge.adjudicator.phase import Phase
 
 
@@ -35,7 +35,8 @@ class Position:
         units: dict[str, Unit] = {}
         for power, texts in board.starting_units.items():
             for text in texts:
-                unit = parse_unit(text, power)
+                parsed = parse_unit(text, power)
+                unit = unit_value(power, parsed.type, parsed.location)
                 units[unit.province] = unit
         centers = {c: p for p, cs in board.all_home_centers.items() for c in cs}
         return cls(Phase.parse("S1901M"), units, centers)

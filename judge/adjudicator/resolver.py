@@ -120,9 +120,8 @@ class MovementResolver:
         supports = index.supports
         armies_moving = index.armies_moving
         army_adj = board.army_adjacency
-        for lst in attackers.values():
-            if len(lst) > 1:
-                lst.sort()
+        for target in index.contested:
+            attackers[target].sort()
         fleets_for = self.fleets_for
         for prov, order in convoys:
             if move_to.get(order.army) == order.target and units[order.army].type is _ARMY:
@@ -150,9 +149,12 @@ class MovementResolver:
             if prov not in self.convoyed or prov in self.no_route:
                 self.void.update(fleets)
         convoyed = self.convoyed
-        for prov, target in move_to.items():
-            if move_to.get(target) == prov and prov not in convoyed and target not in convoyed:
-                self.h2h.add(prov)
+        h2h = self.h2h
+        for prov in index.facing:
+            target = move_to[prov]
+            if prov not in convoyed and target not in convoyed:
+                h2h.add(prov)
+                h2h.add(target)
         for prov, order in supports:
             src = province[order.supported]  # type: ignore[union-attr]
             if order.__class__ is SupportMove:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Container
 
 from judge.adjudicator.geography import Board
-from judge.adjudicator.orders import Disband, Order, Retreat, Unit, UnitType
+from judge.adjudicator.orders import Disband, Order, Retreat, Unit, UnitType, unit_value
 from judge.adjudicator.outcomes import Outcome
 
 
@@ -63,5 +63,5 @@ def resolve_retreats(
             fates[prov] = (Outcome.BOUNCED, others)
             continue
         fates[prov] = (Outcome.SUCCEEDS, ())
-        arrived[target] = Unit(unit.power, unit.type, order.target)
+        arrived[target] = unit_value(unit.power, unit.type, order.target)
     return fates, arrived

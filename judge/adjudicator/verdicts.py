@@ -54,6 +54,27 @@ class MovementVerdicts(MovementResolver):
             return (unit_label(units[found[0]]),)
         return tuple(sorted([unit_label(units[p]) for p in found]))
 
+    def bounced_by_land(self, prov: str) -> tuple[str, ...] | None:
+        """``fate(prov).by`` for a move that failed into an empty province that only unsupported
+        moves by land wanted (each prevents the others, 1 against 1, as ``run`` decides them),
+        else None: the most common bounce, answered without redoing the strengths."""
+        target = self.move_to[prov]
+        units = self.units
+        if target in units:
+            return None
+        rivals = self.attackers[target]
+        if len(rivals) < 2:
+            return None  # (a lone move by land into an empty province never fails)
+        convoyed = self.convoyed
+        move_support = self.move_support
+        for a in rivals:
+            if a in convoyed or a in move_support:
+                return None
+        if len(rivals) == 2:
+            other = rivals[1] if rivals[0] == prov else rivals[0]
+            return (unit_label(units[other]),)
+        return tuple(sorted([unit_label(units[a]) for a in rivals if a != prov]))
+
     def fate(self, prov: str) -> UnitFate:
         """Outcome of the (legal) order of the unit in ``prov``; units without one held."""
         units = self.units

@@ -29,6 +29,7 @@ from judge.adjudicator.orders import (
     Order,
     SupportHold,
     SupportMove,
+    Unit,
     UnitType,
     Waive,
 )
@@ -272,3 +273,21 @@ def test_results_are_explained_lazily_and_are_values() -> None:
         first.phase = position.phase  # type: ignore[misc]
     with pytest.raises(FrozenInstanceError):
         first.results = {}  # type: ignore[misc]
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases)
+def test_plans_do_not_rely_on_shared_units_or_power_names(case: tuple[int, int, int, int]) -> None:
+    """The plans recognise the shared unit values and power names by identity first; copies
+    (a position read from storage, power names from another source) take the other road."""
+    seed, phases, order_seed, style = case
+    position = _movement_position(seed, phases)
+    orders = _orders(position, order_seed, style)
+    shared = adjudicate(position, orders)
+    copied = Position(
+        position.phase,
+        {p: Unit("".join(u.power), u.type, "".join(u.location)) for p, u in position.units.items()},
+        dict(position.centers),
+    )
+    renamed = {"".join(list(power)): list(given) for power, given in orders.items()}
+    assert adjudicate(copied, renamed) == shared

@@ -26,6 +26,8 @@ def header_text(value: object) -> str:
     """A header as text, RFC 2047 words decoded; unreadable words are kept as sent."""
     if value is None:
         return ""
+    if isinstance(value, str) and "=?" not in value:
+        return value.strip()  # no encoded words: what make_header(decode_header()) gives back
     raw = str(value)
     try:
         return str(make_header(decode_header(raw))).strip()

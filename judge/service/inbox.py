@@ -4,6 +4,11 @@ The handler's state changes, its replies (outbox rows) and the inbound row turni
 commit together, so a crash at any point either leaves the mail ``new`` (it is handled again
 from scratch) or fully handled. A handler that raises has everything rolled back and the mail
 marked ``failed`` with the traceback in a transaction of its own.
+
+Under load the drain handles several waiting mails, in order, in one transaction (group
+commit): all of them commit together or none does, so each mail is still all-or-nothing. If
+any of them raises, the whole batch is rolled back and its mails are handled again one per
+transaction, so only the mail that fails is marked failed.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,7 +25,14 @@ from judge.service import dispatch as dispatch_module
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
-from judge.storage.mailrepo import mark_inbound, next_new_inbound, requeue_failed
+from judge.storage.mailrepo import (
+    claim_new_inbound,
+    finish_inbound,
+    insert_outbound,
+    mark_inbound,
+    requeue_failed,
+)
+from judge.storage.models import OutboundMail
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +40,11 @@ log = logging.getLogger(__name__)
 # Injected (judge.mail.decoding.decode) because mail/ sits above service/.
 Decoder = Callable[[bytes, str, int, bool, Settings], IncomingMail]
 Dispatcher = Callable[[MailContext], None]
+
+
+# at most this many waiting mails are handled in one transaction, for at most this long
+DRAIN_BATCH = 16
+BATCH_SECONDS = 0.25
 
 
 def utcnow() -> datetime:
@@ -58,38 +76,104 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
     return None
 
 
+def process_batch(
+    db: Database,
+    settings: Settings,
+    decode: Decoder,
+    dispatcher: Dispatcher | None = None,
+    now: Callable[[], datetime] = utcnow,
+    limit: int = 1,
+    only_id: int | None = None,
+    claimed: list[int] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> list[int]:
+    """Handle up to ``limit`` of the oldest new mails in ONE transaction; returns their ids.
+
+    Raises when any of them fails, everything rolled back; ``claimed`` (if given) then holds
+    the ids that were taken. ``process_one`` adds the failure bookkeeping for one mail.
+    After the first mail, no further one is started once ``stopping()`` is true or the batch
+    has run for ``BATCH_SECONDS``: those stay new.
+    """
+    dispatcher = dispatcher or dispatch_module.dispatch
+    with db.session() as session:
+        rows = claim_new_inbound(session, limit, only_id=only_id)
+        if claimed is not None:
+            claimed.extend(row.id for row in rows)
+        outbox: list[OutboundMail] = []
+        reply_counts: dict[str, int] = {}
+        results = []
+        started = time.monotonic()
+        for row in rows:
+            if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
+                break
+            when = now()
+            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
+                              inbound_id=row.id, outbox=outbox, reply_counts=reply_counts)
+            note = handle(ctx, dispatcher)
+            results.append((row.id, "done", when, note, None))
+        insert_outbound(session, outbox)
+        finish_inbound(session, results)
+    return [r[0] for r in results]
+
+
 def process_one(
     db: Database,
     settings: Settings,
     decode: Decoder,
     dispatcher: Dispatcher | None = None,
     now: Callable[[], datetime] = utcnow,
+    only_id: int | None = None,
 ) -> int | None:
-    """Handle the oldest new mail. Returns its id, or None when nothing is waiting."""
-    dispatcher = dispatcher or dispatch_module.dispatch
-    inbound_id: int | None = None
+    """Handle the oldest new mail (or mail ``only_id`` if still new) in a transaction of its
+    own. Returns its id, or None when nothing is waiting."""
+    claimed: list[int] = []
     try:
-        with db.session() as session:
-            row = next_new_inbound(session)
-            if row is None:
-                return None
-            inbound_id = row.id
-            when = now()
-            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
-            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
-                              inbound_id=inbound_id)
-            note = handle(ctx, dispatcher)
-            row.status, row.processed_at, row.note, row.error = "done", when, note, None
-        return inbound_id
+        handled = process_batch(db, settings, decode, dispatcher, now, limit=1,
+                                only_id=only_id, claimed=claimed)
+        return handled[0] if handled else None
     except Exception:
-        if inbound_id is None:
+        if not claimed:
             raise
+        inbound_id = claimed[0]
         error = traceback.format_exc()
         log.error("inbound %s failed; kept as failed for `judge retry-failed`:\n%s",
                   inbound_id, error)
         with db.session() as session:
             mark_inbound(session, inbound_id, "failed", now(), error=error)
         return inbound_id
+
+
+def drain_some(
+    db: Database,
+    settings: Settings,
+    decode: Decoder,
+    dispatcher: Dispatcher | None = None,
+    now: Callable[[], datetime] = utcnow,
+    limit: int = 1,
+    stopping: Callable[[], bool] = lambda: False,
+) -> list[int]:
+    """Handle up to ``limit`` waiting mails in one transaction; if one of them fails, all of
+    them are handled again one per transaction. Returns the ids handled (done or failed)."""
+    if limit <= 1:
+        one = process_one(db, settings, decode, dispatcher, now)
+        return [] if one is None else [one]
+    claimed: list[int] = []
+    try:
+        return process_batch(db, settings, decode, dispatcher, now, limit, claimed=claimed,
+                             stopping=stopping)
+    except Exception:
+        if not claimed:
+            raise  # the database itself is failing
+        log.warning("a batch of %d mail(s) failed; handling them one by one", len(claimed))
+    handled = []
+    for inbound_id in claimed:
+        if handled and stopping():
+            break
+        one = process_one(db, settings, decode, dispatcher, now, only_id=inbound_id)
+        if one is not None:
+            handled.append(one)
+    return handled
 
 
 def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:
@@ -107,13 +191,15 @@ async def run_drain(
     on_handled: Callable[[], None] = lambda: None,
     dispatcher: Dispatcher | None = None,
     now: Callable[[], datetime] = utcnow,
+    batch: int = DRAIN_BATCH,
 ) -> None:
     """Drain until ``stopping`` is set; the mail in hand is always finished first."""
     backoff = 0.5
     while not stopping.is_set():
         wake.clear()  # before looking, so a wake during the look is not lost
         try:
-            handled = await asyncio.to_thread(process_one, db, settings, decode, dispatcher, now)
+            handled = await asyncio.to_thread(drain_some, db, settings, decode, dispatcher, now,
+                                              batch, stopping.is_set)
             backoff = 0.5
         except Exception:
             # the database itself is failing: keep the mail stored and try again later
@@ -121,7 +207,7 @@ async def run_drain(
             await _sleep_until(stopping, backoff)
             backoff = min(backoff * 2, 60.0)
             continue
-        if handled is not None:
+        if handled:
             on_handled()
             continue
         waiter = asyncio.ensure_future(wake.wait())

@@ -58,6 +58,11 @@ class MailContext:
     inbound_id: int | None = None
     queued: list[OutboundMail] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    # Batched drain: rows go to ``outbox`` and the drain inserts them all in one statement
+    # before the same commit (None: each row is added and flushed at once). ``reply_counts``
+    # caches the daily reply count per address across the mails of one transaction.
+    outbox: list[OutboundMail] | None = None
+    reply_counts: dict[str, int] | None = None
     _notes_said: bool = False
 
     def notices(self) -> list[str]:
@@ -69,8 +74,7 @@ class MailContext:
     def reply(self, text: str, subject: str | None = None) -> OutboundMail | None:
         """Queue an answer to the sender (threaded, auto-replied, under the daily cap)."""
         to = self.mail.reply_to or self.mail.from_addr
-        since = self.now - timedelta(days=1)
-        if count_recent_to(self.session, to, since) >= self.settings.replies_per_address_per_day:
+        if self._replies_today(to) >= self.settings.replies_per_address_per_day:
             log.warning("reply to %s dropped: over %d replies a day", to,
                         self.settings.replies_per_address_per_day)
             self.dropped.append(to)
@@ -90,6 +94,16 @@ class MailContext:
             references=" ".join(refs) or None,
         )
 
+    def _replies_today(self, to: str) -> int:
+        counts = self.reply_counts
+        if counts is None:
+            return count_recent_to(self.session, to, self.now - timedelta(days=1))
+        if to not in counts:
+            # rows queued earlier in this transaction are not in the table yet: the cache
+            # counts them (``_queue``); the first look for an address reads the table
+            counts[to] = count_recent_to(self.session, to, self.now - timedelta(days=1))
+        return counts[to]
+
     def send(self, to: str, subject: str, body: str, game: Any = None,
              kind: str = "notice", attachments: list[dict[str, Any]] | None = None,
              ) -> OutboundMail:
@@ -99,7 +113,13 @@ class MailContext:
 
     def _queue(self, **kw: Any) -> OutboundMail:
         row = outbound_row(self.settings, self.now, inbound_id=self.inbound_id, **kw)
-        enqueue_outbound(self.session, row)
+        if self.outbox is None:
+            enqueue_outbound(self.session, row)
+        else:
+            self.outbox.append(row)
+        if self.reply_counts is not None and row.to_addr in self.reply_counts \
+                and row.kind == "reply":
+            self.reply_counts[row.to_addr] += 1
         self.queued.append(row)
         return row
 

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger(__name__)
@@ -64,9 +66,13 @@ class Database:
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
+        if not self.is_sqlite:
+            # pool_pre_ping without its round trip on every checkout: only a connection left
+            # idle for a while is pinged (a server restart is found before use); under load
+            # a connection lost in use is invalidated with the whole pool on its first error
+            event.listen(self.engine, "checkin", _note_checkin)
+            event.listen(self.engine, "checkout", _ping_if_idle(self.engine))
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
@@ -112,6 +118,29 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+# a pooled connection idle longer than this is pinged before use
+PING_AFTER_IDLE_SECONDS = 1.0
+
+
+def _note_checkin(_dbapi_conn: Any, record: Any) -> None:
+    if record is not None:
+        record.info["checked_in"] = time.monotonic()
+
+
+def _ping_if_idle(engine: Engine) -> Any:
+    def ping(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        last = record.info.get("checked_in")
+        if last is None or time.monotonic() - last <= PING_AFTER_IDLE_SECONDS:
+            return  # new, or in use a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:
+            # the pool drops this connection and checks out another (a new one)
+            raise DisconnectionError(f"stale pooled connection: {exc}") from exc
+
+    return ping
 
 
 def _no_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:

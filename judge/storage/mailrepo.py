@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Integer, bindparam, func, insert, select, tuple_, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.storage.database import Database
@@ -93,6 +93,146 @@ def store_received(
         return False
 
 
+def inbound_values(
+    *,
+    raw: bytes,
+    message_id: str,
+    envelope_from: str,
+    envelope_to: Sequence[str],
+    source: str,
+    now: datetime,
+    max_bytes: int,
+) -> dict[str, Any]:
+    """The column values ``store_inbound`` would write, for the batched insert."""
+    if not message_id:
+        message_id = "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
+    return {
+        "message_id": message_id,
+        "body_sha256": body_digest(raw),
+        "raw": raw[:max_bytes] if len(raw) > max_bytes else raw,
+        "size": len(raw),
+        "oversized": len(raw) > max_bytes,
+        "envelope_from": envelope_from,
+        "envelope_to": list(envelope_to),
+        "source": source,
+        "received_at": now,
+        "status": "new",
+    }
+
+
+# Statements of the hot paths, built once: a Core statement on the table skips the ORM
+# compilation and the cache-key walk of a statement built anew on every call.
+_INBOUND = InboundMail.__table__
+_OUTBOUND = OutboundMail.__table__
+_STORED_KEYS = select(_INBOUND.c.message_id, _INBOUND.c.body_sha256).where(
+    tuple_(_INBOUND.c.message_id, _INBOUND.c.body_sha256).in_(bindparam("keys", expanding=True))
+)
+_INSERT_INBOUND = insert(_INBOUND)
+_CLAIM = (
+    select(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.size,
+           _INBOUND.c.oversized)
+    .where(_INBOUND.c.status == "new")
+    .order_by(_INBOUND.c.id)
+    .limit(bindparam("limit", type_=Integer))
+    .with_for_update(skip_locked=True)
+)
+_CLAIM_ONE = _CLAIM.where(_INBOUND.c.id == bindparam("only_id"))
+
+
+def store_inbound_many(session: Session, mails: Sequence[dict[str, Any]]) -> list[bool]:
+    """``store_inbound`` for several mails with one look-up and one insert (group commit).
+
+    ``mails`` are ``store_inbound`` keyword arguments; returns, per mail, True when stored and
+    False for a duplicate (of a stored mail or of an earlier one in the same batch).
+    """
+    values = [inbound_values(**m) for m in mails]
+    keys = [(v["message_id"], v["body_sha256"]) for v in values]
+    existing = set(session.execute(_STORED_KEYS, {"keys": sorted(set(keys))}).tuples())
+    stored: list[bool] = []
+    fresh: list[dict[str, Any]] = []
+    for key, value in zip(keys, values, strict=True):
+        new = key not in existing
+        existing.add(key)
+        stored.append(new)
+        if new:
+            fresh.append(value)
+    if fresh:
+        session.execute(_INSERT_INBOUND, fresh)
+    return stored
+
+
+def store_received_many(db: Database, mails: Sequence[dict[str, Any]]) -> list[bool]:
+    """Several received mails committed in ONE transaction; True per mail stored.
+
+    Nothing is acknowledged before this returns, so a crash loses only unacknowledged mail.
+    When the batch hits the unique constraint (another process stored one of them meanwhile)
+    each mail is stored on its own instead.
+    """
+    for attempt in (1, 2):
+        try:
+            with db.session() as session:
+                return store_inbound_many(session, mails)
+        except IntegrityError:
+            if len(mails) == 1:
+                return [False]  # the same mail, stored meanwhile by another process
+            return [store_received(db, **m) for m in mails]
+        except DBAPIError as exc:
+            # a pooled connection the server dropped (restart): the pool has been renewed,
+            # so try once more rather than refuse the mail (a commit that did go through
+            # makes the retry find the mails stored: they are acknowledged all the same)
+            if attempt == 2 or not exc.connection_invalidated:
+                raise
+    raise AssertionError("unreachable")
+
+
+def claim_new_inbound(session: Session, limit: int, only_id: int | None = None) -> list[Any]:
+    """The oldest new mail (up to ``limit``), locked for this transaction (SKIP LOCKED).
+
+    Light rows (id, raw, envelope_from, size, oversized), not ORM objects.
+    """
+    if only_id is None:
+        return list(session.execute(_CLAIM, {"limit": limit}))
+    return list(session.execute(_CLAIM_ONE, {"limit": limit, "only_id": only_id}))
+
+
+_FINISH_INBOUND = (
+    update(InboundMail.__table__)
+    .where(InboundMail.__table__.c.id == bindparam("b_id"))
+    .values(status=bindparam("b_status"), processed_at=bindparam("b_when"),
+            note=bindparam("b_note"), error=bindparam("b_error"))
+)
+
+
+def finish_inbound(session: Session, results: Sequence[tuple[int, str, datetime, str | None,
+                                                              str | None]]) -> None:
+    """Mark several inbound mails at once: (id, status, processed_at, note, error) each."""
+    if results:
+        session.execute(_FINISH_INBOUND, [
+            {"b_id": i, "b_status": st, "b_when": when, "b_note": note, "b_error": err}
+            for i, st, when, note, err in results
+        ])
+
+
+OUTBOUND_COLUMNS = ("to_addr", "subject", "headers", "body", "attachments", "kind", "game_id",
+                    "list_id", "inbound_id", "in_reply_to", "references", "message_id",
+                    "status", "tries", "next_attempt_at", "created")
+
+
+_INSERT_OUTBOUND = insert(OutboundMail.__table__)
+
+
+def insert_outbound(session: Session, rows: Sequence[OutboundMail]) -> None:
+    """Insert outbox rows built with ``outbound_row`` in one statement (no ORM flush).
+
+    The rows stay transient (their ``id`` is not set); use ``enqueue_outbound`` when the
+    caller needs the id or the ORM object in the session.
+    """
+    if rows:
+        session.execute(_INSERT_OUTBOUND, [
+            {name: getattr(row, name) for name in OUTBOUND_COLUMNS} for row in rows
+        ])
+
+
 def next_new_inbound(session: Session, after_id: int = 0) -> InboundMail | None:
     stmt = (
         select(InboundMail)
@@ -147,14 +287,46 @@ def enqueue_outbound(session: Session, row: OutboundMail) -> OutboundMail:
     return row
 
 
+# built once (a Core statement on the table: no ORM compilation per call)
+_COUNT_RECENT_TO = select(func.count(_OUTBOUND.c.id)).where(
+    _OUTBOUND.c.to_addr == bindparam("address"),
+    _OUTBOUND.c.created >= bindparam("since", type_=_OUTBOUND.c.created.type),
+    _OUTBOUND.c.kind == bindparam("kind"),
+)
+
+
 def count_recent_to(session: Session, address: str, since: datetime, kind: str = "reply") -> int:
     # exact match, so the (to_addr, created) index serves it; addresses are stored as given
-    stmt = select(func.count(OutboundMail.id)).where(
-        OutboundMail.to_addr == address,
-        OutboundMail.created >= since,
-        OutboundMail.kind == kind,
-    )
-    return int(session.scalar(stmt) or 0)
+    if session.autoflush:
+        session.flush()  # a Core statement does not autoflush: count rows added but not flushed
+    params = {"address": address, "since": since, "kind": kind}
+    return int(session.execute(_COUNT_RECENT_TO, params).scalar() or 0)
+
+
+_DUE_ROWS = (
+    select(_OUTBOUND)
+    .where(_OUTBOUND.c.status.in_(("pending", "sending")),
+           _OUTBOUND.c.next_attempt_at <= bindparam("now", type_=_OUTBOUND.c.created.type))
+    .order_by(_OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
+    .limit(bindparam("limit", type_=Integer))
+)
+_MARK_SENT = (
+    update(_OUTBOUND)
+    .where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True)))
+    .values(status="sent", sent_at=bindparam("now", type_=_OUTBOUND.c.created.type),
+            tries=_OUTBOUND.c.tries + 1, last_error=None)
+)
+
+
+def due_outbound_rows(session: Session, now: datetime, limit: int = 50) -> list[Any]:
+    """``due_outbound`` as light read-only rows (same attribute names), for the sender."""
+    return list(session.execute(_DUE_ROWS, {"now": now, "limit": limit}))
+
+
+def mark_outbound_sent(session: Session, ids: Sequence[int], now: datetime) -> None:
+    """Several rows accepted by the relay: one statement, each row's tries counted."""
+    if ids:
+        session.execute(_MARK_SENT, {"ids": list(ids), "now": now})
 
 
 def due_outbound(session: Session, now: datetime, limit: int = 50) -> list[OutboundMail]:

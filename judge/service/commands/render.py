@@ -33,6 +33,8 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # templates ship with the code: no stat() of the file on every get_template
+        auto_reload=False,
     )
     env.filters["power_en"] = _power_filter("en")
     env.filters["power_it"] = _power_filter("it")

@@ -14,7 +14,7 @@ from email.header import decode_header, make_header
 
 from judge.mail.cleanup import command_lines, html_to_text
 from judge.mail.loopguard import loop_reason
-from judge.service.uow import IncomingMail
+from judge.service.uow import IncomingMail, note_text
 from judge.settings import Settings
 
 # charsets whose declared name is commonly wrong: Windows clients label cp1252 as latin-1
@@ -35,22 +35,25 @@ def header_text(value: object) -> str:
         return " ".join(raw.split())
 
 
-def decode_bytes(payload: bytes, charset: str | None) -> tuple[str, str | None]:
-    """Text from bytes in a declared charset; returns (text, note or None)."""
+Code = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def decode_text(payload: bytes, charset: str | None) -> tuple[str, Code | None]:
+    """Text from bytes in a declared charset; returns (text, note code or None)."""
     declared = (charset or "").strip().strip('"').lower()
     name = CHARSET_ALIASES.get(declared, declared)
     try:
         codecs.lookup(name)
     except LookupError:
         text, used = _guess(payload)
-        return text, f"Unknown character set {declared!r}: your text was read as {used}."
+        return text, ("unknown_charset", (("charset", declared), ("used", used)))
     try:
         return payload.decode(name), None
     except UnicodeDecodeError:
         if name == "cp1252":
             return payload.decode("latin-1"), None
         text, used = _guess(payload)
-        return text, f"Your text was not valid {declared}: it was read as {used}."
+        return text, ("bad_charset", (("charset", declared), ("used", used)))
 
 
 def _guess(payload: bytes) -> tuple[str, str]:
@@ -119,7 +122,7 @@ def decode(
         local, _, domain = from_addr.rpartition("@")
         from_addr = f"{local}@{domain.lower()}"
     _, reply_to = email.utils.parseaddr(headers.get("reply-to", ""))
-    notes: list[str] = []
+    codes: list[Code] = []
     plain: list[email.message.Message] = []
     html: list[email.message.Message] = []
     ignored: list[str] = []
@@ -128,12 +131,12 @@ def decode(
         _walk(msg, plain, html, ignored)
         chosen = plain[0] if plain else html[0] if html else None
         if chosen is not None:
-            text, note = decode_bytes(_payload(chosen), chosen.get_content_charset())
-            if note:
-                notes.append(note)
+            text, code = decode_text(_payload(chosen), chosen.get_content_charset())
+            if code:
+                codes.append(code)
             if not plain:
                 text = html_to_text(text)
-                notes.append("Your mail had no plain-text part: its HTML part was read as text.")
+                codes.append(("html_read", ()))
         elif not msg.is_multipart():
             ignored.append(_part_name(msg))
     return IncomingMail(
@@ -150,6 +153,7 @@ def decode(
         ignored_attachments=tuple(ignored),
         oversized=oversized,
         size=size,
-        notes=tuple(notes),
+        notes=tuple(note_text(*code) for code in codes),
+        note_codes=tuple(codes),
         loop_reason=loop_reason(headers, from_addr, settings.address, msg.get_content_type()),
     )

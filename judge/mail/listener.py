@@ -24,9 +24,11 @@ log = logging.getLogger(__name__)
 HARD_LIMIT_FACTOR = 10
 
 
-# "<local@domain>" with a plain dot-atom address: the common case of MAIL FROM / RCPT TO
+# "<local@domain>" with a plain dot-atom address: the common case of MAIL FROM / RCPT TO.
+# Only spaces and tabs before it: aiosmtpd refuses a path led by other white space (\f, \v,
+# U+00A0...) unless a space or tab comes first
 SIMPLE_PATH = re.compile(
-    r"\s*<([A-Za-z0-9_+=-]+(?:\.[A-Za-z0-9_+=-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)>[ \t]*"
+    r"[ \t]*<([A-Za-z0-9_+=-]+(?:\.[A-Za-z0-9_+=-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)>[ \t]*"
 )
 
 
@@ -161,10 +163,19 @@ class StoringHandler:
                         done.set_exception(exc if isinstance(exc, Exception)
                                            else RuntimeError("storing interrupted"))
                 if not isinstance(exc, Exception):
+                    # cancelled (shutdown): the mails still waiting get their 451 too
+                    for _, done in self._waiting:
+                        if not done.done():
+                            done.set_exception(RuntimeError("storing interrupted"))
+                    del self._waiting[:]
                     raise
                 continue
             for (_, done), new in zip(batch, stored, strict=True):
-                if not done.done():
+                if done.done():
+                    continue
+                if isinstance(new, Exception):
+                    done.set_exception(new)  # this mail only: 451, the others are stored
+                else:
                     done.set_result(new)
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:

@@ -312,8 +312,10 @@ class Sender:
             index = 0
             while index < len(rows):
                 row = rows[index]
-                # a kept connection the relay has closed meanwhile is not the message's
-                # fault: reconnect once without counting a try
+                # a connection that has already served (kept from an earlier round, or used
+                # for an earlier row) and that the relay has closed meanwhile (idle timeout,
+                # a per-connection message limit) is not the message's fault: reconnect once
+                # without counting a try
                 ok = await self._send_one(client, row, count_lost=not reused)
                 if ok == "stale":
                     await self._close(client)
@@ -327,11 +329,11 @@ class Sender:
                                                     f"relay unreachable: {exc}", False)
                         return
                     continue
-                reused = False
                 if ok is None:
                     break  # connection lost: the rest waits for the next round
                 if ok:
                     sent.append(row)
+                reused = True  # the relay answered for this row: the connection has served
                 index += 1
             else:
                 keep = True
@@ -358,11 +360,17 @@ class Sender:
             await transmit(client, self.settings.address, row.to_addr, data, options)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             codes = [r.code for r in exc.recipients]
+            lost = SMTPStatus.domain_unavailable in codes or not client.is_connected
+            if lost and not count_lost:
+                return "stale"
             permanent = all(500 <= c < 600 for c in codes)
             await asyncio.to_thread(self._fail, row, f"recipient refused: {exc}", permanent)
-            return False
+            return None if lost else False
         except aiosmtplib.SMTPResponseException as exc:
-            lost = isinstance(exc, aiosmtplib.SMTPServerDisconnected | aiosmtplib.SMTPHeloError)
+            # 421: the relay closes the connection (idle timeout, too many messages on one
+            # connection, shutting down); the client has closed it too
+            lost = (isinstance(exc, aiosmtplib.SMTPServerDisconnected | aiosmtplib.SMTPHeloError)
+                    or exc.code == SMTPStatus.domain_unavailable or not client.is_connected)
             if lost and not count_lost:
                 return "stale"
             permanent = 500 <= exc.code < 600

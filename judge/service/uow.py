@@ -39,6 +39,43 @@ class IncomingMail:
     size: int = 0
     notes: tuple[str, ...] = ()  # what decoding had to guess, said back to the sender
     loop_reason: str | None = None  # set when answering could start a mail loop
+    # the same notes as (NOTE_TEXTS key, params), so the reply can say them in its language
+    note_codes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+
+# What decoding had to guess or leave out, said back to the sender in the reply's language.
+NOTE_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "attachment_ignored": "Attachment {name} ignored.",
+        "html_read": "Your mail had no plain-text part: its HTML part was read as text.",
+        "unknown_charset": "Unknown character set {charset!r}: your text was read as {used}.",
+        "bad_charset": "Your text was not valid {charset}: it was read as {used}.",
+    },
+    "it": {
+        "attachment_ignored": "Allegato {name} ignorato.",
+        "html_read": "La tua mail non aveva una parte in testo semplice: la sua parte HTML è "
+                     "stata letta come testo.",
+        "unknown_charset": "Set di caratteri sconosciuto {charset!r}: il tuo testo è stato "
+                           "letto come {used}.",
+        "bad_charset": "Il tuo testo non era {charset} valido: è stato letto come {used}.",
+    },
+    "fr": {
+        "attachment_ignored": "Pièce jointe {name} ignorée.",
+        "html_read": "Votre courrier n'avait pas de partie en texte brut : sa partie HTML a "
+                     "été lue comme du texte.",
+        "unknown_charset": "Jeu de caractères inconnu {charset!r} : votre texte a été lu "
+                           "comme {used}.",
+        "bad_charset": "Votre texte n'était pas du {charset} valide : il a été lu comme "
+                       "{used}.",
+    },
+}
+
+
+def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
+              lang: str | None = "en") -> str:
+    """One note in ``lang`` (English when the language is unknown or not translated)."""
+    texts = NOTE_TEXTS.get(lang or "en", NOTE_TEXTS["en"])
+    return texts.get(key, NOTE_TEXTS["en"][key]).format(**dict(params))
 
 
 def new_message_id(domain: str) -> str:
@@ -65,22 +102,31 @@ class MailContext:
     reply_counts: dict[str, int] | None = None
     _notes_said: bool = False
 
-    def notices(self) -> list[str]:
-        """Lines telling the sender what was not read (attachments, charset guesses)."""
-        lines = [f"Attachment {name} ignored." for name in self.mail.ignored_attachments]
-        lines.extend(self.mail.notes)
+    def notices(self, lang: str | None = None) -> list[str]:
+        """Lines telling the sender what was not read (attachments, charset guesses), in
+        ``lang`` (the reply's language; English when unknown)."""
+        lines = [note_text("attachment_ignored", {"name": name}, lang)
+                 for name in self.mail.ignored_attachments]
+        if self.mail.note_codes:
+            lines.extend(note_text(key, params, lang) for key, params in self.mail.note_codes)
+        else:
+            lines.extend(self.mail.notes)  # a mail decoded without codes: as written
         return lines
 
-    def reply(self, text: str, subject: str | None = None) -> OutboundMail | None:
-        """Queue an answer to the sender (threaded, auto-replied, under the daily cap)."""
+    def reply(self, text: str, subject: str | None = None,
+              lang: str | None = None) -> OutboundMail | None:
+        """Queue an answer to the sender (threaded, auto-replied, under the daily cap).
+
+        ``lang``: the language ``text`` is written in, for the notes appended to it."""
         to = self.mail.reply_to or self.mail.from_addr
         if self._replies_today(to) >= self.settings.replies_per_address_per_day:
             log.warning("reply to %s dropped: over %d replies a day", to,
                         self.settings.replies_per_address_per_day)
             self.dropped.append(to)
             return None
-        if not self._notes_said and self.notices():
-            text = text.rstrip("\n") + "\n\n" + "\n".join(self.notices()) + "\n"
+        notices = [] if self._notes_said else self.notices(lang)
+        if notices:
+            text = text.rstrip("\n") + "\n\n" + "\n".join(notices) + "\n"
             self._notes_said = True
         original = self.mail.subject or ""
         if subject is None:

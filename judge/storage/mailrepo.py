@@ -26,6 +26,26 @@ def body_digest(raw: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
+# the inbound_mail columns' sizes
+MESSAGE_ID_MAX = 998
+ENVELOPE_FROM_MAX = 320
+
+
+def stored_message_id(message_id: str, raw: bytes) -> str:
+    """The Message-ID as stored: a missing one is made from the whole mail (two different
+    mails with the same body must not collide), one longer than the column (a folded header
+    can be) or holding a NUL from its own hash, so the same mail sent again still matches."""
+    if not message_id:
+        return "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
+    if len(message_id) > MESSAGE_ID_MAX or "\x00" in message_id:  # PostgreSQL refuses NUL
+        return "<sha256-id:" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest() + ">"
+    return message_id
+
+
+def stored_envelope_from(envelope_from: str) -> str:
+    return envelope_from.replace("\x00", "")[:ENVELOPE_FROM_MAX]
+
+
 def store_inbound(
     session: Session,
     *,
@@ -43,9 +63,8 @@ def store_inbound(
     to that size and flagged, so the judge can answer why it was not read.
     """
     digest = body_digest(raw)
-    if not message_id:
-        # no Message-ID: two different mails with the same body must not collide
-        message_id = "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
+    message_id = stored_message_id(message_id, raw)
+    envelope_from = stored_envelope_from(envelope_from)
     existing = session.scalar(
         select(InboundMail.id).where(
             InboundMail.message_id == message_id, InboundMail.body_sha256 == digest
@@ -88,6 +107,11 @@ def store_received(
             return stored
     except IntegrityError:
         with db.session() as session:
+            # a duplicate only if the mail really is stored: never acknowledge a lost mail
+            key = (stored_message_id(fields["message_id"], fields["raw"]),
+                   body_digest(fields["raw"]))
+            if session.execute(_STORED_KEYS, {"keys": [key]}).first() is None:
+                raise
             if after is not None:
                 after(session)
         return False
@@ -104,15 +128,13 @@ def inbound_values(
     max_bytes: int,
 ) -> dict[str, Any]:
     """The column values ``store_inbound`` would write, for the batched insert."""
-    if not message_id:
-        message_id = "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
     return {
-        "message_id": message_id,
+        "message_id": stored_message_id(message_id, raw),
         "body_sha256": body_digest(raw),
         "raw": raw[:max_bytes] if len(raw) > max_bytes else raw,
         "size": len(raw),
         "oversized": len(raw) > max_bytes,
-        "envelope_from": envelope_from,
+        "envelope_from": stored_envelope_from(envelope_from),
         "envelope_to": list(envelope_to),
         "source": source,
         "received_at": now,
@@ -161,28 +183,45 @@ def store_inbound_many(session: Session, mails: Sequence[dict[str, Any]]) -> lis
     return stored
 
 
-def store_received_many(db: Database, mails: Sequence[dict[str, Any]]) -> list[bool]:
-    """Several received mails committed in ONE transaction; True per mail stored.
+def store_received_many(db: Database, mails: Sequence[dict[str, Any]]
+                        ) -> list[bool | Exception]:
+    """Several received mails committed in ONE transaction; per mail True when stored,
+    False for a duplicate, or the exception that kept it from being stored.
 
     Nothing is acknowledged before this returns, so a crash loses only unacknowledged mail.
     When the batch hits the unique constraint (another process stored one of them meanwhile)
-    each mail is stored on its own instead.
+    or the database refuses one of its rows, each mail is stored on its own instead, so one
+    mail the database refuses does not keep the others out. Raises when the database itself
+    is failing (nothing of the batch is stored then).
     """
     for attempt in (1, 2):
         try:
             with db.session() as session:
-                return store_inbound_many(session, mails)
+                return list(store_inbound_many(session, mails))
         except IntegrityError:
             if len(mails) == 1:
                 return [False]  # the same mail, stored meanwhile by another process
-            return [store_received(db, **m) for m in mails]
+            return [_store_alone(db, m) for m in mails]
         except DBAPIError as exc:
             # a pooled connection the server dropped (restart): the pool has been renewed,
             # so try once more rather than refuse the mail (a commit that did go through
             # makes the retry find the mails stored: they are acknowledged all the same)
-            if attempt == 2 or not exc.connection_invalidated:
+            if exc.connection_invalidated and attempt == 1:
+                continue
+            if exc.connection_invalidated or len(mails) == 1:
                 raise
+            results = [_store_alone(db, m) for m in mails]
+            if all(isinstance(r, Exception) for r in results):
+                raise  # not one mail's fault
+            return results
     raise AssertionError("unreachable")
+
+
+def _store_alone(db: Database, mail: dict[str, Any]) -> bool | Exception:
+    try:
+        return store_received(db, **mail)
+    except DBAPIError as exc:
+        return exc
 
 
 def claim_new_inbound(session: Session, limit: int, only_id: int | None = None) -> list[Any]:

@@ -138,7 +138,7 @@ class MailSession:
             self.say(Done.NOTHING)
         lang = self.lang
         body = render.page(lang, "reply", entries=self.render_entries(self.entries, lang))
-        self.ctx.reply(body)
+        self.ctx.reply(body, lang=lang)
 
 
 def echo_of(item: Any) -> str | None:

@@ -119,15 +119,7 @@ def rulebook_removals(
 
     Distance is to the home centres, as seed 000 counts it for civil disorder.
     """
-    board = board or standard_board()
-    units = [u for u in position.units_of(power) if u.province not in keep_out]
-    chosen = _removal_order(
-        units, count, position.homes.get(power, ()), board, centre_counts=False
-    )
-    return [
-        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
-        for u in chosen
-    ]
+    return _civil_disorder_removals(position, power, count, keep_out, board, centre_counts=False)
 
 
 def french_removals(
@@ -141,9 +133,23 @@ def french_removals(
     "En cas d'égalité, sont éliminées prioritairement les unités qui n'occupent pas un centre,
     puis les flottes avant les armées; en dernier lieu, on utilise l'ordre alphabétique."
     """
+    return _civil_disorder_removals(position, power, count, keep_out, board, centre_counts=True)
+
+
+def _civil_disorder_removals(
+    position: Position,
+    power: str,
+    count: int,
+    keep_out: Collection[str],
+    board: Board | None,
+    *,
+    centre_counts: bool,
+) -> list[GeneratedOrder]:
     board = board or standard_board()
     units = [u for u in position.units_of(power) if u.province not in keep_out]
-    chosen = _removal_order(units, count, position.homes.get(power, ()), board, centre_counts=True)
+    chosen = _removal_order(
+        units, count, position.homes.get(power, ()), board, centre_counts=centre_counts
+    )
     return [
         GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
         for u in chosen

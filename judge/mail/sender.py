@@ -21,6 +21,7 @@ from email.message import EmailMessage, Message
 from email.mime.text import MIMEText
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import format_datetime
+from typing import Any
 
 import aiosmtplib
 from aiosmtplib.typing import SMTPStatus
@@ -69,7 +70,16 @@ def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True)
         msg = MIMEText(body, "plain", "us-ascii" if body.isascii() else charset)
     # EmailMessage encodes non-ASCII headers itself and refuses Header objects
     subject = row.subject if isinstance(msg, EmailMessage) else _header(row.subject)
-    headers = [
+    headers = header_pairs(row, settings, subject)
+    for name, value in headers:
+        if value and name not in msg:
+            msg[name] = value
+    return msg
+
+
+def header_pairs(row: OutboundMail, settings: Settings, subject: object) -> list[tuple[str, Any]]:
+    """Every header an outgoing message carries, in order; empty values are skipped by callers."""
+    return [
         ("From", settings.address),
         ("To", row.to_addr),
         ("Subject", subject),
@@ -79,12 +89,8 @@ def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True)
         ("References", row.references),
         ("List-Id", row.list_id),
         ("X-Loop", settings.address),
+        *(row.headers or {}).items(),
     ]
-    headers += list((row.headers or {}).items())
-    for name, value in headers:
-        if value and name not in msg:
-            msg[name] = value
-    return msg
 
 
 def _header(value: str) -> str | Header:
@@ -116,18 +122,7 @@ def fast_message_bytes(row: OutboundMail, settings: Settings, eight_bit: bool = 
         return None
     lines = [head.decode()]
     seen = {"content-type", "mime-version", "content-transfer-encoding"}
-    headers = [
-        ("From", settings.address),
-        ("To", row.to_addr),
-        ("Subject", row.subject),
-        ("Date", format_datetime(row.created)),
-        ("Message-ID", row.message_id),
-        ("In-Reply-To", row.in_reply_to),
-        ("References", row.references),
-        ("List-Id", row.list_id),
-        ("X-Loop", settings.address),
-    ]
-    headers += list((row.headers or {}).items())
+    headers = header_pairs(row, settings, row.subject)
     for name, value in headers:
         if not value or name.lower() in seen:
             continue

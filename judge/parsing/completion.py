@@ -112,17 +112,9 @@ class _Completer(SupportReading):
         elif kind is Kind.SUPPORT and d.other is not None:
             reach = d.target.province if d.target else d.other.province
         if reach is not None and reach in board.provinces:
-            there = board.provinces[reach]
-            if there.is_sea:
-                return F
-            if there.kind == "land":
-                return A
-            army = board.army_can_move(d.place.province, reach)
-            fleet = any(board.fleet_reaches_province(s, reach) for s in self.sources(d.place))
-            if army and not fleet:
-                return A
-            if fleet and not army:
-                return F
+            implied = self.type_towards(d.place, reach)
+            if implied is not None:
+                return implied
         raise ParseFailure(ParseError.MissingUnitType, province=d.place.province)
 
     def complete(self) -> Order:

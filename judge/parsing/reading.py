@@ -60,6 +60,19 @@ class UnitReading:
         if unit_type is F and prov.kind == "land":
             raise ParseFailure(ParseError.FleetInland, province=place.province)
 
+    def type_towards(self, place: Place, reach: str) -> UnitType | None:
+        """The unit type at ``place`` implied by the province it acts on, if only one fits."""
+        there = self.board.provinces[reach]
+        if there.is_sea:
+            return F
+        if there.kind == "land":
+            return A
+        army = self.board.army_can_move(place.province, reach)
+        fleet = any(self.board.fleet_reaches_province(s, reach) for s in self.sources(place))
+        if army != fleet:
+            return A if army else F
+        return None
+
     def fleet_location(self, unit_type: UnitType, place: Place) -> str:
         if unit_type is A:
             if place.coast:

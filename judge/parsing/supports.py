@@ -47,17 +47,9 @@ class SupportReading(UnitReading):
         if here.kind == "land":
             return A
         if d.target is not None:
-            there = board.provinces[reach]
-            if there.is_sea:
-                return F
-            if there.kind == "land":
-                return A
-            army = board.army_can_move(d.other.province, reach)
-            fleet = any(board.fleet_reaches_province(s, reach) for s in self.sources(d.other))
-            if army and not fleet:
-                return A
-            if fleet and not army:
-                return F
+            implied = self.type_towards(d.other, reach)
+            if implied is not None:
+                return implied
         raise ParseFailure(ParseError.MissingUnitType, province=d.other.province)
 
     def support(self, unit_type: UnitType, location: str) -> SupportHold | SupportMove:

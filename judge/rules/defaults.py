@@ -74,12 +74,8 @@ def automatic_disbands(
     board: Board | None = None,
 ) -> list[GeneratedOrder]:
     """Seed 002's removals; ``keep_out`` are provinces whose unit the player already removed."""
-    board = board or standard_board()
-    units = [u for u in position.units_of(power) if u.province not in keep_out]
-    chosen = _removal_order(units, count, position.homes.get(power, ()), board, centre_counts=True)
-    return [
-        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.AUTOMATIC_DISBAND) for u in chosen
-    ]
+    return _removals(position, power, count, keep_out, board, centre_counts=True,
+                     why=GeneratedWhy.AUTOMATIC_DISBAND)
 
 
 def free_home_centers(position: Position, power: str) -> list[str]:
@@ -119,7 +115,8 @@ def rulebook_removals(
 
     Distance is to the home centres, as seed 000 counts it for civil disorder.
     """
-    return _civil_disorder_removals(position, power, count, keep_out, board, centre_counts=False)
+    return _removals(position, power, count, keep_out, board, centre_counts=False,
+                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL)
 
 
 def french_removals(
@@ -133,10 +130,11 @@ def french_removals(
     "En cas d'égalité, sont éliminées prioritairement les unités qui n'occupent pas un centre,
     puis les flottes avant les armées; en dernier lieu, on utilise l'ordre alphabétique."
     """
-    return _civil_disorder_removals(position, power, count, keep_out, board, centre_counts=True)
+    return _removals(position, power, count, keep_out, board, centre_counts=True,
+                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL)
 
 
-def _civil_disorder_removals(
+def _removals(
     position: Position,
     power: str,
     count: int,
@@ -144,16 +142,14 @@ def _civil_disorder_removals(
     board: Board | None,
     *,
     centre_counts: bool,
+    why: GeneratedWhy,
 ) -> list[GeneratedOrder]:
     board = board or standard_board()
     units = [u for u in position.units_of(power) if u.province not in keep_out]
     chosen = _removal_order(
         units, count, position.homes.get(power, ()), board, centre_counts=centre_counts
     )
-    return [
-        GeneratedOrder(Disband(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_REMOVAL)
-        for u in chosen
-    ]
+    return [GeneratedOrder(Disband(u.type, u.location), why) for u in chosen]
 
 
 def removals_for(

@@ -28,9 +28,6 @@ class Lexicon:
     longest: int
     power_words: dict[str, str]
 
-    def command_info(self, verb: Verb) -> dict[str, Any]:
-        return self.raw["commands"][verb.value]
-
     def keyword(self, verb: Verb, lang: str) -> str:
         return self.raw["commands"][verb.value][lang][0]
 

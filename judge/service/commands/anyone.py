@@ -6,7 +6,8 @@ from typing import Any
 
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.phase import Phase
-from judge.parsing.commands import GM, LANGS, Command, Verb, lexicon
+from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
+from judge.parsing.commands import GM, LANGS, Command, Verb
 from judge.service import games
 from judge.service.auth import hash_password, verify_password
 from judge.service.commands.outcomes import Done, Refusal
@@ -15,25 +16,16 @@ from judge.service.commands.session import Actor, MailSession
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
-ROLE_ORDER = ("anyone", "player", "gm")
-
 
 def help_groups(lang: str) -> list[dict[str, Any]]:
-    """HELP's content, generated from the lexicon's own metadata."""
-    raw = lexicon().raw
+    """HELP's content, generated from the command table."""
     groups = []
     for role in ROLE_ORDER:
-        rows = []
-        for info in raw["commands"].values():
-            if info["role"] != role:
-                continue
-            rows.append({"keyword": info[lang][0], "args": info["args"][lang],
-                         "help": info["help"][lang]})
-        groups.append({"role": role, "commands": rows})
-    options = [{"keyword": info[lang][0], "values": info["help"][lang]}
-               for info in raw["options"].values()]
+        rows = [{"keyword": row.keyword, "args": row.args, "help": row.help}
+                for row in command_rows(lang, (role,))]
+        groups.append({"role": role.value, "commands": rows})
     return [*groups, {"role": "options", "commands": [
-        {"keyword": o["keyword"], "args": o["values"], "help": ""} for o in options]}]
+        {"keyword": o.keyword, "args": o.values, "help": ""} for o in option_rows(lang)]}]
 
 
 @handles(Verb.HELP)

@@ -160,7 +160,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
 
 
-@handles(Verb.PROCESS)
+@handles(Verb.PROCESS, reads_orders=True)
 def process_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":
@@ -174,7 +174,7 @@ def process_command(s: MailSession, cmd: Command) -> None:
           next_phase=report.next_phase)
 
 
-@handles(Verb.PREVIEW)
+@handles(Verb.PREVIEW, reads_orders=True)
 def preview_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":

@@ -142,10 +142,10 @@ def without_orders(position: Position, power: str, orders: list[str]) -> list[st
     return [str(u) for u in units if f"{u.type.value} {u.province}" not in ordered]
 
 
-@handles(Verb.CLEAR)
+@handles(Verb.CLEAR, reads_orders=True)
 def clear_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
-    s.pending_orders = []  # flushed already: CLEAR is in READ_ORDERS
+    s.pending_orders = []  # flushed already: CLEAR reads_orders
     s.actor.order_lines = []
     s.actor.stored = []
     game, seat = s.actor.game, s.actor.seat
@@ -157,7 +157,7 @@ def clear_command(s: MailSession, cmd: Command) -> None:
     s.say(Done.CLEARED, phase=game.phase)
 
 
-@handles(Verb.STATUS)
+@handles(Verb.STATUS, reads_orders=True)
 def status_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
     game, seat = s.actor.game, s.actor.seat

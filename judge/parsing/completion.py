@@ -21,8 +21,8 @@ from judge.adjudicator.orders import (
 )
 from judge.parsing.errors import Note, ParseError, ParseFailure
 from judge.parsing.grammar import Draft, Kind
+from judge.parsing.legality_reasons import check_legal
 from judge.parsing.reading import A, Context, F, NoteList
-from judge.parsing.refusals import check_legal
 from judge.parsing.supports import SupportReading
 
 _MOVEMENT = {Kind.HOLD, Kind.MOVE, Kind.SUPPORT, Kind.CONVOY}

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.service import games
-from judge.service.commands import render
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import Done, Refusal
+from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
 from judge.storage import playrepo
 from judge.storage.models import Game, Press, Seat
@@ -62,14 +62,14 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
     s.session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
                         to_powers=list(to_powers), grey=grey, body="\n".join(body),
                         created=s.now))
-    lang = render.check_lang(game.language)
+    lang = reply_text.check_lang(game.language)
     reply_to = None
     if not grey and games.is_blind(game) and sender != GM:
         reply_to = games.anon_address(game, sender, s.settings)
-    text = render.page(lang, "press", game=game.name, sender=None if grey else sender,
+    text = reply_text.page(lang, "press", game=game.name, sender=None if grey else sender,
                        to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
                        phase=game.phase, body=body, reply_to=reply_to)
-    subject = render.message(lang, "subject_press", game=game.name,
+    subject = reply_text.message(lang, "subject_press", game=game.name,
                              sender=None if grey else sender,
                              broadcast=BROADCAST in to_powers)
     seen = {s.account.address.lower()}

@@ -20,8 +20,8 @@ from judge.parsing.commands import (
     parse_mail,
 )
 from judge.service import press
-from judge.service.commands import anyone, gm, orders, player  # noqa: F401  (registration)
-from judge.service.commands.outcomes import Refusal
+from judge.service.answers import Refusal
+from judge.service.commands import anyone, gm, order_commands, player  # noqa: F401  (registration)
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import MailSession
 from judge.service.uow import MailContext
@@ -33,7 +33,7 @@ def run(ctx: MailContext) -> None:
     if press.relay_anonymous(s):
         s.finish()
         return
-    if orders.refuse_cc(s):
+    if order_commands.refuse_cc(s):
         s.finish()
         return
     for item in parsed.items:
@@ -71,7 +71,7 @@ def _command(s: MailSession, cmd: Command) -> None:
     declared, binding = spec(cmd.verb), BINDINGS[cmd.verb]
     if binding.reads_orders:
         # the orders given above this line in the mail go in first
-        orders.flush_orders(s)
+        order_commands.flush_orders(s)
     if cmd.verb in (Verb.SIGNON, Verb.CREATE):
         # what the previous signon did is settled before this line starts a new part
         s.close_actor()

@@ -9,8 +9,8 @@ from judge.adjudicator.phase import Phase
 from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
 from judge.parsing.commands import GM, LANGS, Command, Verb
 from judge.service import games
+from judge.service.answers import Done, Refusal
 from judge.service.auth import hash_password, verify_password
-from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.storage import gamerepo, playrepo

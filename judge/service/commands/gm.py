@@ -9,8 +9,8 @@ from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
 from judge.service import announce, deadlines, ending, games, turns
+from judge.service.answers import Done, Refusal
 from judge.service.auth import hash_password
-from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.storage import gamerepo, playrepo

@@ -6,8 +6,8 @@ from __future__ import annotations
 from judge.parsing.commands import Command, Verb
 from judge.rules.lateness import AskAheadGranted, ask_ahead
 from judge.service import deadlines, games, press
+from judge.service.answers import Done, Refusal
 from judge.service.auth import hash_password
-from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
 from judge.storage import gamerepo, playrepo

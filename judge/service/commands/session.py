@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
-from judge.service.commands import render
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import Done, Refusal
+from judge.service.commands import reply_text
 from judge.service.uow import MailContext
 from judge.storage import gamerepo
 from judge.storage.models import Account, Game, Seat
@@ -69,8 +69,8 @@ class MailSession:
     @property
     def lang(self) -> str:
         if self.lang_game is not None:
-            return render.check_lang(self.lang_game.language)
-        return render.check_lang(self.parsed.lang or self.account.language)
+            return reply_text.check_lang(self.lang_game.language)
+        return reply_text.check_lang(self.parsed.lang or self.account.language)
 
     def touch(self, game: Game) -> None:
         if self.lang_game is None:
@@ -87,16 +87,16 @@ class MailSession:
 
     def render_entries(self, entries: list[Entry], lang: str) -> list[dict[str, Any]]:
         return [{"echo": e.echo,
-                 "messages": [render.message(lang, k, **p) for k, p in e.messages]}
+                 "messages": [reply_text.message(lang, k, **p) for k, p in e.messages]}
                 for e in entries]
 
     def notify(self, to: str, about: Game | None, key: Done | Refusal, /,
                **params: Any) -> None:
         """A short notice to someone other than the sender, in the game's language."""
-        lang = render.check_lang(about.language if about else self.lang)
-        body = render.page(lang, "notice", game=about.name if about else None,
-                           text=render.message(lang, key.value, **params))
-        subject = render.message(lang, "subject_notice", game=about.name if about else "")
+        lang = reply_text.check_lang(about.language if about else self.lang)
+        body = reply_text.page(lang, "notice", game=about.name if about else None,
+                           text=reply_text.message(lang, key.value, **params))
+        subject = reply_text.message(lang, "subject_notice", game=about.name if about else "")
         self.ctx.send(to, subject, body, game=about)
 
     # ------------------------------------------------------------ signing on
@@ -110,7 +110,7 @@ class MailSession:
     def settle(self) -> None:
         """Store the orders collected so far and send the copies owed up to here."""
         # orders.py imports this module: import it late to break the cycle
-        from judge.service.commands.orders import flush_orders
+        from judge.service.commands.order_commands import flush_orders
 
         flush_orders(self)
         actor = self.actor
@@ -118,11 +118,11 @@ class MailSession:
             return
         part = [e for e in self.entries[actor.first_entry:] if not e.gm_only]
         for address in sorted(actor.copy_to):
-            lang = render.check_lang(actor.game.language)
-            body = render.page(lang, "copy", game=actor.game.name,
+            lang = reply_text.check_lang(actor.game.language)
+            body = reply_text.page(lang, "copy", game=actor.game.name,
                                power=actor.power or "GM", gm=actor.gm,
                                entries=self.render_entries(part, lang))
-            subject = render.message(lang, "subject_copy", game=actor.game.name)
+            subject = reply_text.message(lang, "subject_copy", game=actor.game.name)
             self.ctx.send(address, subject, body, game=actor.game)
         actor.first_entry = len(self.entries)
         actor.copy_to = set()
@@ -137,7 +137,7 @@ class MailSession:
         if not any(e.messages for e in self.entries):
             self.say(Done.NOTHING)
         lang = self.lang
-        body = render.page(lang, "reply", entries=self.render_entries(self.entries, lang))
+        body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
         self.ctx.reply(body, lang=lang)
 
 

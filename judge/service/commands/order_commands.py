@@ -17,7 +17,7 @@ from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
 from judge.service import games
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Entry, MailSession
 from judge.storage import gamerepo, playrepo

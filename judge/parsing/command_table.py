@@ -31,7 +31,7 @@ from judge.parsing.commands_types import LANGS, Problem, Role, Verb
 Fields = dict[str, Any]  # Command field -> value read from the words
 
 
-class Refused(Exception):  # noqa: N818  (a reason, not a crash: it becomes a Malformed item)
+class ArgumentProblem(Exception):  # noqa: N818  (a reason, not a crash: it becomes a Malformed item)
     """An argument could not be read: ``problem`` says why, ``detail`` quotes the words."""
 
     def __init__(self, problem: Problem, detail: str = "") -> None:
@@ -106,13 +106,13 @@ def _value(words: list[str]) -> Fields:
 def _power(words: list[str]) -> Fields:
     power = parse_power(words[0])
     if power is None:
-        raise Refused(Problem.UNKNOWN_POWER, words[0])
+        raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
     return {"power": power}
 
 
 def _number(words: list[str]) -> Fields:
     if not words[0].isdigit():
-        raise Refused(Problem.NOT_A_NUMBER, words[0])
+        raise ArgumentProblem(Problem.NOT_A_NUMBER, words[0])
     return {"number": int(words[0])}
 
 
@@ -120,7 +120,7 @@ def _phase(words: list[str]) -> Fields:
     try:
         return {"value": str(Phase.parse(words[0]))}
     except ValueError:
-        raise Refused(Problem.BAD_PHASE, words[0]) from None
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0]) from None
 
 
 def _phases(words: list[str]) -> Fields:
@@ -129,20 +129,20 @@ def _phases(words: list[str]) -> Fields:
     try:
         phases = [str(Phase.parse(p)) for p in ends if p]
     except ValueError:
-        raise Refused(Problem.BAD_PHASE, words[0]) from None
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0]) from None
     return {"value": "..".join(phases) if len(ends) == 1 else f"{phases[0]}..{phases[-1]}"}
 
 
 def _address(words: list[str]) -> Fields:
     if "@" not in words[0]:
-        raise Refused(Problem.BAD_VALUE, words[0])
+        raise ArgumentProblem(Problem.BAD_VALUE, words[0])
     return {"value": words[0].strip("<>")}
 
 
 def _date(words: list[str]) -> Fields:
     value = " ".join(words)
     if not _DATE.fullmatch(value):
-        raise Refused(Problem.BAD_DATE, value)
+        raise ArgumentProblem(Problem.BAD_DATE, value)
     return {"value": value}
 
 
@@ -150,7 +150,7 @@ def _hours(words: list[str]) -> Fields:
     """``48``, ``48H``, ``2D`` / ``2G`` / ``2J`` (days), or the same with a space."""
     m = _HOURS.match(fold("".join(words)))
     if not m:
-        raise Refused(Problem.NOT_A_NUMBER, " ".join(words))
+        raise ArgumentProblem(Problem.NOT_A_NUMBER, " ".join(words))
     return {"number": int(m.group(1)) * (24 if m.group(2) in ("D", "G", "J") else 1)}
 
 
@@ -159,7 +159,7 @@ def _preferences(words: list[str]) -> Fields:
     for word in " ".join(words).replace(",", " ").split():
         power = parse_power(word)
         if power is None:
-            raise Refused(Problem.UNKNOWN_POWER, word)
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, word)
         if power not in prefs:
             prefs.append(power)
     return {"powers": tuple(prefs)}
@@ -172,19 +172,19 @@ def _press_targets(words: list[str]) -> Fields:
     if grey:
         names = names[:-1]
     if not names:
-        raise Refused(Problem.MISSING_ARGUMENT)
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
     powers: list[str] = []
     for word in names:
         power = parse_power(word, allow_gm=True)
         if power is None:
-            raise Refused(Problem.UNKNOWN_POWER, word)
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, word)
         powers.append(power)
     return {"powers": tuple(dict.fromkeys(powers)), "grey": grey}
 
 
 def _grey(words: list[str]) -> Fields:
     if not (len(words) == 1 and fold(words[0]) in grey_words()):
-        raise Refused(Problem.TOO_MANY_ARGUMENTS, " ".join(words))
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words))
     return {"grey": True}
 
 
@@ -193,15 +193,15 @@ def _signon(words: list[str]) -> Fields:
     if len(words) == 2:
         power = parse_power(words[0][:1], allow_gm=True)
         if power is None or len(words[0]) < 2:
-            raise Refused(Problem.UNKNOWN_POWER, words[0])
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
         return {"power": power, "game": game_name(words[0][1:]), "password": words[1]}
     if len(words) < 3:
-        raise Refused(Problem.MISSING_ARGUMENT)
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
     if len(words) > 3:
-        raise Refused(Problem.TOO_MANY_ARGUMENTS, " ".join(words[3:]))
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[3:]))
     power = parse_power(words[0], allow_gm=True)
     if power is None:
-        raise Refused(Problem.UNKNOWN_POWER, words[0])
+        raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
     return {"power": power, "game": game_name(words[1]), "password": words[2]}
 
 
@@ -269,13 +269,13 @@ def spec(verb: Verb) -> CommandSpec:
 
 
 def read_arguments(verb: Verb, rest: list[str]) -> Fields:
-    """The Command fields the words after ``verb``'s keyword give; raises ``Refused``."""
+    """The Command fields the words after ``verb``'s keyword give; raises ``ArgumentProblem``."""
     command = SPECS[verb]
     if len(rest) < command.least:
-        raise Refused(Problem.MISSING_ARGUMENT)
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
     most = command.most
     if most is not None and len(rest) > most:
-        raise Refused(Problem.TOO_MANY_ARGUMENTS, " ".join(rest[most:]))
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(rest[most:]))
     fields: Fields = {}
     at = 0
     for arg in command.args:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.parsing.command_table import Refused, read_arguments, spec
+from judge.parsing.command_table import ArgumentProblem, read_arguments, spec
 from judge.parsing.commands_lexicon import (
-    Lexicon,
+    CommandWords,
     closest_command,
     fold,
     lexicon,
@@ -41,7 +41,7 @@ from judge.parsing.commands_types import (
 )
 
 __all__ = [
-    "GM", "LANGS", "POWERS", "Command", "Item", "Lexicon", "Malformed", "NotUnderstood",
+    "GM", "LANGS", "POWERS", "Command", "Item", "CommandWords", "Malformed", "NotUnderstood",
     "OrderLine", "ParsedMail", "Problem", "Role", "Verb", "closest_command", "fold", "lexicon",
     "parse_mail", "parse_power",
 ]
@@ -151,6 +151,6 @@ def _match_keyword(line: str) -> tuple[str, str, list[str]] | None:
 def _command(verb: Verb, rest: list[str], lineno: int, text: str, lang: str) -> Command | Malformed:
     try:
         fields = read_arguments(verb, rest)
-    except Refused as refused:
+    except ArgumentProblem as refused:
         return Malformed(lineno, text, verb, refused.problem, refused.detail)
     return Command(verb, lineno, text, lang, **fields)

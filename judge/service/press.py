@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.service import games
-from judge.service.answers import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
 from judge.storage import playrepo
@@ -28,10 +28,10 @@ def send_press(s: MailSession, cmd: Command) -> None:
     sender = s.actor.power or GM
     mode = games.press_mode(game)
     if mode == "none" and not (s.actor.gm and s.actor.seat is None):
-        s.say(Refusal.NO_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_PRESS, game=game.name)
         return
     if cmd.grey and mode != "grey":
-        s.say(Refusal.NO_GREY_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_GREY_PRESS, game=game.name)
         return
     seats = [seat for seat in games.playing_seats(s.session, game) if seat.power != sender]
     broadcast = cmd.verb is Verb.BROADCAST
@@ -40,7 +40,7 @@ def send_press(s: MailSession, cmd: Command) -> None:
     gm = games.gm_address(s.session, game)
     to_gm = not broadcast and GM in cmd.powers and sender != GM and gm is not None
     if not seats and not broadcast and not to_gm:
-        s.say(Refusal.NO_RECIPIENTS, powers=list(cmd.powers))
+        s.say(CommandRefusal.NO_RECIPIENTS, powers=list(cmd.powers))
         return
     to_powers = [BROADCAST] if broadcast else sorted(seat.power for seat in seats)
     if to_gm:
@@ -105,15 +105,15 @@ def relay_anonymous(s: MailSession) -> bool:
     s.begin(None)
     targets = [t for t in targets if t.game_id == game.id]
     if game.status not in ("active", "paused") or not games.is_blind(game):
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return True
     mine = games.seat_of_address(s.session, game, s.account.address)
     is_gm = game.gm_account_id == s.account.id
     if mine is None and not is_gm:
-        s.say(Refusal.NOT_A_PLAYER)
+        s.say(CommandRefusal.NOT_A_PLAYER)
         return True
     if games.press_mode(game) == "none" and not is_gm:
-        s.say(Refusal.NO_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_PRESS, game=game.name)
         return True
     sender = mine.power if mine is not None else GM
     targets = [t for t in targets if t.power != sender and t.account_id is not None]
@@ -124,7 +124,7 @@ def relay_anonymous(s: MailSession) -> bool:
         extra.append(gm)
     powers = sorted(t.power for t in targets)
     if not powers:
-        s.say(Refusal.NO_RECIPIENTS, powers=[])
+        s.say(CommandRefusal.NO_RECIPIENTS, powers=[])
         return True
     body = [line for line in s.ctx.mail.text.splitlines()] if not s.ctx.mail.lines else list(
         s.ctx.mail.lines)

@@ -11,7 +11,7 @@ import pytest
 from judge.parsing.command_table import (
     COMMANDS,
     SPECS,
-    Refused,
+    ArgumentProblem,
     command_rows,
     read_arguments,
     readme_tables,
@@ -81,7 +81,7 @@ def test_arguments_are_read_by_the_declared_spec(verb: Verb, words: list[str],
     (Verb.SIGNON, ["FRANCE", "alpha", "pw", "x"], Problem.TOO_MANY_ARGUMENTS, "x"),
 ])
 def test_refusals_say_why(verb: Verb, words: list[str], problem: Problem, detail: str) -> None:
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(ArgumentProblem) as refused:
         read_arguments(verb, words)
     assert (refused.value.problem, refused.value.detail) == (problem, detail)
     item = parse_mail([" ".join([lexicon().keyword(verb, "en"), *words])]).items[0]

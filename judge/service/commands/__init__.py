@@ -20,7 +20,7 @@ from judge.parsing.commands import (
     parse_mail,
 )
 from judge.service import press
-from judge.service.answers import Refusal
+from judge.service.answers import CommandRefusal
 from judge.service.commands import anyone, gm, order_commands, player  # noqa: F401  (registration)
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import MailSession
@@ -42,13 +42,13 @@ def run(ctx: MailContext) -> None:
         elif isinstance(item, NotUnderstood):
             s.begin(item)
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
-            s.say(Refusal.NOT_UNDERSTOOD, suggestion=suggestion)
+            s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
         elif isinstance(item, Malformed):
             s.begin(item)
             if item.problem is Problem.UNCLOSED_BLOCK:
-                s.say(Refusal.UNCLOSED_BLOCK)
+                s.say(CommandRefusal.UNCLOSED_BLOCK)
             else:
-                s.say(Refusal.MALFORMED, problem=item.problem.value, detail=item.detail,
+                s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=item.detail,
                       keyword=_keyword(item.verb, s.lang))
         else:
             _command(s, item)
@@ -64,7 +64,7 @@ def _order_line(s: MailSession, item: OrderLine) -> None:
         s.pending_orders.append(item)
         return
     s.begin(item)
-    s.say(Refusal.SKIPPED_AFTER_BAD_SIGNON if s.auth_failed else Refusal.NOT_SIGNED_ON)
+    s.say(CommandRefusal.SKIPPED_AFTER_BAD_SIGNON if s.auth_failed else CommandRefusal.NOT_SIGNED_ON)
 
 
 def _command(s: MailSession, cmd: Command) -> None:
@@ -82,19 +82,19 @@ def _command(s: MailSession, cmd: Command) -> None:
     role = declared.role
     entry.gm_only = role is Role.GM
     if role is not Role.ANYONE and s.auth_failed:
-        s.say(Refusal.SKIPPED_AFTER_BAD_SIGNON)
+        s.say(CommandRefusal.SKIPPED_AFTER_BAD_SIGNON)
         return
     if cmd.verb is Verb.OPTION and s.creating is not None and (
             s.actor is None or s.actor.game is s.creating):
         binding.handler(s, cmd)
         return
     if role is Role.GM and (s.actor is None or not s.actor.gm):
-        s.say(Refusal.NOT_GM if s.actor is not None else Refusal.NOT_SIGNED_ON)
+        s.say(CommandRefusal.NOT_GM if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
         return
     if role is Role.PLAYER and declared.gm_may and s.actor is not None and s.actor.gm:
         binding.handler(s, cmd)
         return
     if role is Role.PLAYER and (s.actor is None or s.actor.seat is None):
-        s.say(Refusal.NOT_A_PLAYER if s.actor is not None else Refusal.NOT_SIGNED_ON)
+        s.say(CommandRefusal.NOT_A_PLAYER if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
         return
     binding.handler(s, cmd)

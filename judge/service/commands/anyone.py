@@ -9,7 +9,7 @@ from judge.adjudicator.phase import Phase
 from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
 from judge.parsing.commands import GM, LANGS, Command, Verb
 from judge.service import games
-from judge.service.answers import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password, verify_password
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
@@ -36,7 +36,7 @@ def help_command(s: MailSession, cmd: Command) -> None:
 def _game(s: MailSession, name: str | None) -> Game | None:
     game = gamerepo.game_by_name(s.session, name or "")
     if game is None:
-        s.say(Refusal.NO_SUCH_GAME, game=name or "")
+        s.say(CommandRefusal.NO_SUCH_GAME, game=name or "")
         return None
     s.touch(game)
     return game
@@ -109,7 +109,7 @@ def history_command(s: MailSession, cmd: Command) -> None:
             continue
         turns.append({"phase": turn.phase, "text": bulletin_text(turn.bulletins or {}, s.lang)})
     if not turns:
-        s.say(Refusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
+        s.say(CommandRefusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
         return
     s.say(Done.HISTORY, game=game.name, turns=turns)
 
@@ -143,14 +143,14 @@ def observe_command(s: MailSession, cmd: Command) -> None:
 def create_command(s: MailSession, cmd: Command) -> None:
     allowed = s.settings.extra.get("create_allowed")
     if allowed and s.account.address.lower() not in (a.lower() for a in allowed):
-        s.say(Refusal.CREATE_NOT_ALLOWED)
+        s.say(CommandRefusal.CREATE_NOT_ALLOWED)
         return
     name = cmd.game or ""
     if not games.valid_game_name(name):
-        s.say(Refusal.BAD_GAME_NAME, game=name)
+        s.say(CommandRefusal.BAD_GAME_NAME, game=name)
         return
     if gamerepo.game_by_name(s.session, name) is not None:
-        s.say(Refusal.GAME_EXISTS, game=name)
+        s.say(CommandRefusal.GAME_EXISTS, game=name)
         return
     game = games.create_game(s.session, name, hash_password(cmd.password or ""), s.account,
                              cmd.lang, s.now)
@@ -167,14 +167,14 @@ def join_command(s: MailSession, cmd: Command) -> None:
     if game is None:
         return
     if game.status != "forming":
-        s.say(Refusal.GAME_NOT_FORMING, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
         return
     seats = gamerepo.seats(s.session, game.id)
     if any(seat.account_id == s.account.id for seat in seats):
-        s.say(Refusal.ALREADY_IN_GAME, game=game.name)
+        s.say(CommandRefusal.ALREADY_IN_GAME, game=game.name)
         return
     if len(seats) >= len(POWERS):
-        s.say(Refusal.GAME_FULL, game=game.name)
+        s.say(CommandRefusal.GAME_FULL, game=game.name)
         return
     taken = {seat.power for seat in seats}
     placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, len(POWERS) + 1)
@@ -198,14 +198,14 @@ def signon_command(s: MailSession, cmd: Command) -> None:
     game = gamerepo.game_by_name(s.session, cmd.game or "")
     if game is None:
         s.auth_failed = True
-        s.say(Refusal.NO_SUCH_GAME, game=cmd.game or "")
+        s.say(CommandRefusal.NO_SUCH_GAME, game=cmd.game or "")
         return
     s.touch(game)
     sender = s.account.address.lower()
     if cmd.power == GM:
         if not verify_password(cmd.password or "", game.password_hash):
             s.auth_failed = True
-            s.say(Refusal.WRONG_PASSWORD, game=game.name)
+            s.say(CommandRefusal.WRONG_PASSWORD, game=game.name)
             return
         actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
         record = games.gm_address(s.session, game)
@@ -217,11 +217,11 @@ def signon_command(s: MailSession, cmd: Command) -> None:
     seat = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
     if seat is None or seat.account_id is None or seat.status == "vacant":
         s.auth_failed = True
-        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
+        s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
         return
     if not verify_password(cmd.password or "", seat.password_hash):
         s.auth_failed = True
-        s.say(Refusal.WRONG_PASSWORD, game=game.name)
+        s.say(CommandRefusal.WRONG_PASSWORD, game=game.name)
         return
     actor = Actor(game=game, seat=seat, gm=False, first_entry=len(s.entries) - 1)
     record = games.address_of_account(s.session, seat.account_id)

@@ -17,9 +17,9 @@ from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
 from judge.service import games
-from judge.service.answers import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
-from judge.service.commands.session import Entry, MailSession
+from judge.service.commands.session import MailSession, ReplyEntry
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
@@ -53,7 +53,7 @@ def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) ->
             continue
         suggestion = closest_command(item.text) if item.error in NOT_AN_ORDER else None
         if suggestion is not None:
-            s.say(Refusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
+            s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
         else:
             s.say(Done.ORDER_ERROR, line=item.text, reason=_reason(item, s.lang))
     for item in report.items:
@@ -91,16 +91,16 @@ def flush_orders(s: MailSession) -> None:
     if not lines or actor is None or actor.seat is None:
         return
     game, seat = actor.game, actor.seat
-    s.entries.append(Entry(echo="\n".join(line.text for line in lines)))
+    s.entries.append(ReplyEntry(echo="\n".join(line.text for line in lines)))
     if game.status not in ORDERS_OPEN:
-        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
+        s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
     first_new = len(actor.order_lines) + 1
     actor.order_lines.extend(lines)
     report, position = read_orders(game, seat.power, [line.text for line in actor.order_lines])
     stored = _say_report(s, report, first_new)
     if not stored and report.errors:
-        s.say(Refusal.NO_VALID_ORDERS)
+        s.say(CommandRefusal.NO_VALID_ORDERS)
         return
     if stored == actor.stored:
         return  # the new lines changed nothing (all refused): no new version
@@ -150,7 +150,7 @@ def clear_command(s: MailSession, cmd: Command) -> None:
     s.actor.stored = []
     game, seat = s.actor.game, s.actor.seat
     if game.status not in ORDERS_OPEN:
-        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
+        s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
     gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, [], s.now,
                            submitted_by_id=s.account.id)
@@ -187,13 +187,13 @@ def for_command(s: MailSession, cmd: Command) -> None:
     # a power in ONP or Sommossa follows the automatic rules
     if (game.status != "active" or target is None or target.status not in FOR_OPEN
             or target.power == seat.power or not game.phase.endswith("M")):
-        s.say(Refusal.FOR_NOT_OPEN, power=cmd.power)
+        s.say(CommandRefusal.FOR_NOT_OPEN, power=cmd.power)
         return
     report, _ = read_orders(game, target.power, list(cmd.body))
     stored = _say_report(s, report)
     if not stored and report.errors:
         # a block of refused lines must not wipe out the orders voted earlier
-        s.say(Refusal.NO_VALID_ORDERS)
+        s.say(CommandRefusal.NO_VALID_ORDERS)
         return
     playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
                           target.power)
@@ -227,10 +227,10 @@ def refuse_cc(s: MailSession) -> bool:
             continue
         s.touch(game)
         s.begin(cmd)
-        s.say(Refusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
+        s.say(CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
         gm = games.gm_address(s.session, game)
         if gm:
-            s.notify(gm, game, Refusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
+            s.notify(gm, game, CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
                      power=cmd.power)
         gamerepo.audit(s.session, s.now, "cc_refused", game_id=game.id,
                        actor_account_id=s.account.id, power=cmd.power, copied=hit)

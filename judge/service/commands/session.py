@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
-from judge.service.answers import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import reply_text
 from judge.service.uow import MailContext
 from judge.storage import gamerepo
@@ -21,7 +21,7 @@ MASKED = "****"
 
 
 @dataclass
-class Entry:
+class ReplyEntry:
     echo: str | None
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     # a GM command's answer (PREVIEW shows everyone's orders): never in a player's copy
@@ -56,7 +56,7 @@ class MailSession:
         self.settings = ctx.settings
         self.account: Account = gamerepo.account_for(ctx.session, ctx.mail.from_addr, ctx.now,
                                                      ctx.mail.from_name)
-        self.entries: list[Entry] = []
+        self.entries: list[ReplyEntry] = []
         self.actor: Actor | None = None
         self.auth_failed = False
         self.creating: Game | None = None  # option lines after CREATE apply to this game
@@ -76,21 +76,21 @@ class MailSession:
         if self.lang_game is None:
             self.lang_game = game
 
-    def begin(self, item: Command | OrderLine | Any) -> Entry:
-        self.entries.append(Entry(echo=echo_of(item)))
+    def begin(self, item: Command | OrderLine | Any) -> ReplyEntry:
+        self.entries.append(ReplyEntry(echo=echo_of(item)))
         return self.entries[-1]
 
-    def say(self, key: Done | Refusal, **params: Any) -> None:
+    def say(self, key: Done | CommandRefusal, **params: Any) -> None:
         if not self.entries:
-            self.entries.append(Entry(echo=None))
+            self.entries.append(ReplyEntry(echo=None))
         self.entries[-1].messages.append((key.value, params))
 
-    def render_entries(self, entries: list[Entry], lang: str) -> list[dict[str, Any]]:
+    def render_entries(self, entries: list[ReplyEntry], lang: str) -> list[dict[str, Any]]:
         return [{"echo": e.echo,
                  "messages": [reply_text.message(lang, k, **p) for k, p in e.messages]}
                 for e in entries]
 
-    def notify(self, to: str, about: Game | None, key: Done | Refusal, /,
+    def notify(self, to: str, about: Game | None, key: Done | CommandRefusal, /,
                **params: Any) -> None:
         """A short notice to someone other than the sender, in the game's language."""
         lang = reply_text.check_lang(about.language if about else self.lang)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
-from judge.service import announce, deadlines, ending, games, turns
+from judge.service import announce, deadlines, ending, games, turns, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password
 from judge.service.commands.registry import handles
@@ -162,14 +162,11 @@ def resume_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.PROCESS, reads_orders=True)
 def process_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s)
-    if game.status != "active":
-        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
+    try:
+        report = usecases.process_phase(s.session, _game(s), cmd.value or "", s.now, s.settings)
+    except usecases.Denied as denied:
+        s.say(denied.reason, **denied.params)
         return
-    if cmd.value != game.phase:
-        s.say(CommandRefusal.NOT_CURRENT_PHASE, phase=cmd.value, current=game.phase)
-        return
-    report = turns.process(s.session, game, s.now, s.settings, force=True)
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
           next_phase=report.next_phase)
 

@@ -16,17 +16,16 @@ from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
-from judge.service import games
+from judge.service import games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession, ReplyEntry
+from judge.service.usecases import ORDERS_OPEN, without_orders
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
 # order refusals that suggest the line was a mistyped command rather than an order
 NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrder})
-# a paused game still takes orders: only the clock stops
-ORDERS_OPEN = ("active", "paused")
 # seat statuses in which the other players send orders for the power (seed 002)
 FOR_OPEN = ("onp1", "abandoned", "sommossa")
 # notes worth telling the player: the judge read the line otherwise than written, or the
@@ -92,24 +91,26 @@ def flush_orders(s: MailSession) -> None:
         return
     game, seat = actor.game, actor.seat
     s.entries.append(ReplyEntry(echo="\n".join(line.text for line in lines)))
-    if game.status not in ORDERS_OPEN:
-        s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
-        return
     first_new = len(actor.order_lines) + 1
-    actor.order_lines.extend(lines)
-    report, position = read_orders(game, seat.power, [line.text for line in actor.order_lines])
-    stored = _say_report(s, report, first_new)
-    if not stored and report.errors:
+    every_line = [*actor.order_lines, *lines]
+    try:
+        outcome = usecases.submit_orders(s.session, game, seat.power,
+                                         [line.text for line in every_line], s.now,
+                                         by_account_id=s.account.id, previous=actor.stored)
+    except usecases.Denied as denied:
+        s.say(denied.reason, **denied.params)
+        return
+    actor.order_lines = every_line
+    _say_report(s, outcome.report, first_new)
+    if outcome.all_refused:
         s.say(CommandRefusal.NO_VALID_ORDERS)
         return
-    if stored == actor.stored:
+    if outcome.version is None:
         return  # the new lines changed nothing (all refused): no new version
-    actor.stored = stored
-    row = gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, stored, s.now,
-                                 submitted_by_id=s.account.id)
-    s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version,
-          orders=in_notation(stored, game.language),
-          missing=in_notation(without_orders(position, seat.power, stored), game.language))
+    actor.stored = outcome.stored
+    s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
+          orders=in_notation(outcome.stored, game.language),
+          missing=in_notation(outcome.missing, game.language))
 
 
 def in_notation(orders: list[str], lang: str) -> list[str]:
@@ -128,18 +129,6 @@ def in_notation(orders: list[str], lang: str) -> list[str]:
             words.append(f"{province}{slash}{coast}")
         out.append(" ".join(words))
     return out
-
-
-def without_orders(position: Position, power: str, orders: list[str]) -> list[str]:
-    """Units (or dislodged units) of ``power`` that the stored set leaves without an order."""
-    ordered = {" ".join(o.split()[:2]).split("/")[0] for o in orders}
-    if position.phase.is_adjustment:
-        return []
-    if position.phase.is_retreat:
-        units = [d.unit for d in position.dislodged.values() if d.unit.power == power]
-    else:
-        units = position.units_of(power)
-    return [str(u) for u in units if f"{u.type.value} {u.province}" not in ordered]
 
 
 @handles(Verb.CLEAR, reads_orders=True)

@@ -36,7 +36,7 @@ def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
     values: dict[str, Any] = {}
     for key, value in params.items():
         values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
-    if reason is ParseError.UnknownProvince:
+    if reason is ParseError.UNKNOWN_PROVINCE:
         values["suggestions"] = _suggestions(str(params.get("word", "")), lang)
     template: str = templates[group][reason.value][lang]
     return template.format_map(_Defaults(values))

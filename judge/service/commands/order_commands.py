@@ -25,15 +25,15 @@ from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
 # order refusals that suggest the line was a mistyped command rather than an order
-NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrder})
+NOT_AN_ORDER = frozenset({ParseError.UNKNOWN_PROVINCE, ParseError.UNRECOGNISED_ORDER})
 # seat statuses in which the other players send orders for the power (seed 002)
 FOR_OPEN = ("onp1", "abandoned", "sommossa")
 # notes worth telling the player: the judge read the line otherwise than written, or the
 # order will likely not do what was meant. The others (a unit type filled in, a comment
 # skipped...) would only clutter every reply.
-TOLD_NOTES = frozenset({Note.ReplacedByLater, Note.SupportDoesNotMatch, Note.NeedsConvoy,
-                        Note.CoastFilledIn, Note.ReadAsRetreat, Note.ReadAsSupportHold,
-                        Note.ReadAsBuild})
+TOLD_NOTES = frozenset({Note.REPLACED_BY_LATER, Note.SUPPORT_DOES_NOT_MATCH, Note.NEEDS_CONVOY,
+                        Note.COAST_FILLED_IN, Note.READ_AS_RETREAT, Note.READ_AS_SUPPORT_HOLD,
+                        Note.READ_AS_BUILD})
 # message parameters that hold a power: shown by the power's name in the game's language
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation

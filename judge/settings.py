@@ -33,7 +33,10 @@ class Settings:
     smtp_security: str = "none"
     smtp_timeout_seconds: float = 30.0
     smtp_ca_file: str = ""  # PEM file of CAs to trust for the relay's TLS; empty: the system's
-    smtp_connections: int = 4  # parallel connections to the relay when the outbox is full
+    # parallel connections to the relay, each with one message in flight: a crash re-sends
+    # at most this many messages
+    smtp_connections: int = 1
+    verp: bool = True  # envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats
     imap_host: str = ""  # empty: no IMAP poller
     imap_port: int = 993
     imap_user: str = ""

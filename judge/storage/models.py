@@ -23,6 +23,7 @@ from judge.storage.models_mail import (
     OUTBOUND_STATUSES,
     ImapState,
     InboundMail,
+    MailTrouble,
     OutboundMail,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "Game",
     "ImapState",
     "InboundMail",
+    "MailTrouble",
     "OrderSet",
     "OutboundMail",
     "Press",

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 
 from judge.mail.decoding import decode
 from judge.mail.imap import ImapPoller
-from judge.mail.listener import Listener, StoringHandler, start_listener
+from judge.mail.listener import ConnectionGate, Listener, StoringHandler, start_listener
 from judge.mail.outbox import OutboxRunner
 from judge.service.inbox import DrainRunner
 from judge.service.mailtrouble import dead_letter_hook
@@ -99,6 +99,7 @@ async def serve(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, ctx.stop)
     listeners: list[Listener] = []
+    gate = ConnectionGate(settings.max_mail_connections)  # one cap for LMTP and SMTP together
     for name, host, port, lmtp in (
         ("lmtp", settings.lmtp_host, settings.lmtp_port, True),
         ("smtp", settings.lmtp_host, settings.smtp_listen_port, False),
@@ -106,7 +107,7 @@ async def serve(
         if port == 0 and name == "smtp":
             continue
         handler = StoringHandler(db, settings, name, on_stored=ctx.wake_inbox, now=ctx.now)
-        listener = await start_listener(handler, host, port, lmtp, settings)
+        listener = await start_listener(handler, host, port, lmtp, settings, gate)
         listeners.append(listener)
         ctx.ports[name] = listener.port
     drain = DrainRunner(db, settings, decode, ctx.stopping, ctx.inbox_wake,

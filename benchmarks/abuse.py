@@ -43,7 +43,8 @@ from judge.storage.mailrepo import insert_outbound  # noqa: E402
 from judge.storage.models import Game, InboundMail, OutboundMail, Turn  # noqa: E402
 from tests.mail.hostile import corpus  # noqa: E402
 from tests.mail.peers import CapturingRelay, deliver, free_port, make_mail, wait_port  # noqa: E402
-from tests.service.games import new_game  # noqa: E402
+from tests.service.games import START, new_game, send  # noqa: E402
+from tests.service.sample_game import SPRING_1901  # noqa: E402
 
 ADDRESS = "judge@example.org"
 LOCKED_WAITS: list[float] = []  # times this script waited 30 s for SQLite's write lock
@@ -199,6 +200,9 @@ def burst_kills(db: Database, judge: Judge, relay: CapturingRelay, kills: int
 def deadline_kills(db: Database, judge: Judge, kills: int) -> dict[str, object]:
     judge.kill()
     games = [new_game(db, name=f"dl{n}") for n in range(24)]  # deadlines long past
+    for game_id in games:  # every order in: each game is adjudicated at its deadline
+        for power, given in SPRING_1901.items():
+            send(db, game_id, power, given, START)
     for _ in range(kills):
         judge.start()
         time.sleep(1.0)  # somewhere in the middle of the processing
@@ -206,9 +210,13 @@ def deadline_kills(db: Database, judge: Judge, kills: int) -> dict[str, object]:
     judge.start()
     end = time.monotonic() + 300
     while time.monotonic() < end:
-        with db.session() as s:
-            done = s.scalar(select(func.count()).select_from(Game)
-                            .where(Game.id.in_(games), Game.phase != "S1901M"))
+        try:
+            with db.session() as s:
+                done = s.scalar(select(func.count()).select_from(Game)
+                                .where(Game.id.in_(games), Game.phase != "S1901M"))
+        except OperationalError:
+            LOCKED_WAITS.append(time.monotonic())
+            continue
         if done == len(games):
             break
         time.sleep(0.3)

@@ -53,10 +53,10 @@ def adjudicate(
 ) -> Adjudication:
     """Adjudicate one phase; see the module docstring for the contract.
 
-    ``variant`` defaults to the standard one, for callers that only ever play it (the DATC
-    runner, benchmarks); a game passes its own.
+    ``variant`` defaults to the one the position names (``Position.variant``).
     """
-    rules = (variant or installed_variant()).rules_at(position.phase, options.joins)
+    v = variant or installed_variant(position.variant)
+    rules = v.rules_at(position.phase, options.joins)
     board = rules.board
     neutral = rules.neutral
     refused: dict[str, list[Order]] = {}

@@ -87,6 +87,8 @@ def adjudicate_adjustments(
                 results.append(r)
                 unit_results[unit.province] = r
                 destroyed.append(units.pop(unit.province))
-    nxt = Position(position.phase, units, dict(position.centers), {}, position.homes)
+    nxt = Position(
+        position.phase, units, dict(position.centers), {}, position.homes, position.variant
+    )
     nxt.phase = advance(position.phase, nxt, neutral)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, tuple(destroyed))

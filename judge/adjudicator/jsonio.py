@@ -63,8 +63,11 @@ def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str,
         "centers": {p: sorted(v) for p, v in sorted(centers.items())},
         "dislodged": {p: dict(sorted(v.items())) for p, v in sorted(dislodged.items())},
     }
-    if pos.homes != (variant or installed_variant()).homes:
-        out["homes"] = {p: list(v) for p, v in sorted(pos.homes.items())}
+    v = variant or installed_variant(pos.variant)
+    if pos.homes != v.homes:
+        out["homes"] = {p: list(h) for p, h in sorted(pos.homes.items())}
+    if v.name != DEFAULT_VARIANT:
+        out["variant"] = v.name  # a stored position keeps its map (the service reads it back)
     return out
 
 
@@ -113,7 +116,8 @@ def _read_unit(text: str, power: str, board: Board) -> Unit:
 
 
 def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
-    v = variant or installed_variant()
+    """``variant``: the game's; by default the one the JSON names (``"variant"``)."""
+    v = variant or variant_from_request(obj)
     b = v.board
     powers = v.powers
     data = _mapping(obj, "the request")
@@ -167,7 +171,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
         for power_name, provs in _mapping(data["homes"], "homes").items():
             power = _power(power_name, powers)
             homes[power] = tuple(sorted(p.strip().upper() for p in _string_list(provs, "homes")))
-    return Position(phase, units, centers, dislodged, homes)
+    return Position(phase, units, centers, dislodged, homes, v.name)
 
 
 def _read_order(text: str, power: str, position: Position) -> Order:
@@ -193,7 +197,7 @@ def _read_order(text: str, power: str, position: Position) -> Order:
 def orders_from_json(
     obj: Any, position: Position, variant: Variant | None = None
 ) -> dict[str, list[Order]]:
-    powers = (variant or installed_variant()).powers
+    powers = (variant or installed_variant(position.variant)).powers
     orders: dict[str, list[Order]] = {}
     for power_name, texts in _mapping(obj, "orders").items():
         power = _power(power_name, powers)

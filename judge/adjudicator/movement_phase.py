@@ -412,6 +412,7 @@ def _next_position(
             else:
                 destroyed.append(unit)
     nxt = finish(
-        position.phase, board, after, dict(position.centers), dislodged, position.homes, neutral
+        position.phase, board, after, dict(position.centers), dislodged, position.homes, neutral,
+        position.variant,
     )
     return nxt, tuple(destroyed)

@@ -139,10 +139,11 @@ def finish(
     dislodged: dict[str, Dislodged],
     homes: dict[str, tuple[str, ...]],
     neutral: frozenset[str] = frozenset(),
+    variant: str = "standard",
 ) -> Position:
     if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)
-    nxt = Position(phase, units, centers, dislodged, homes)
+    nxt = Position(phase, units, centers, dislodged, homes, variant)
     nxt.phase = advance(phase, nxt, neutral)
     return nxt
 

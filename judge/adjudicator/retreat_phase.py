@@ -52,7 +52,7 @@ def adjudicate_retreats(
     units.update(arrived)
     destroyed = tuple(u for prov, u in waiting.items() if not _retreated(prov, legal, fates))
     nxt = finish(position.phase, board, units, dict(position.centers), {}, position.homes,
-                 neutral)
+                 neutral, position.variant)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, destroyed)
 
 

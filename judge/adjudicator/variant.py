@@ -93,7 +93,7 @@ class Variant:
                 units[unit.province] = unit
         homes = self.homes
         centers = {c: p for p, cs in homes.items() for c in cs}
-        return Position(self.first_phase, units, centers, {}, homes)
+        return Position(self.first_phase, units, centers, {}, homes, self.name)
 
     def lot_drawn(self, phase: Phase) -> bool:
         """Whether the lot must have been drawn by the time ``phase`` is adjudicated."""

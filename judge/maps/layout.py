@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from judge.adjudicator.geography import load_board
+from judge.adjudicator.geography import Board, load_board
 from judge.maps.voronoi import Point, cells, shared_edges
 
 
@@ -43,6 +43,15 @@ class Layout:
         if owner.startswith("_"):
             return "offboard"
         return self.kinds[owner]
+
+
+def _board_of(name: str) -> Board:
+    """A variant folder's own map, or (for one over another map) the map it names."""
+    folder = resources.files("judge.variants").joinpath(name)
+    if folder.joinpath("map.json").is_file():
+        return load_board(name)
+    raw = json.loads(folder.joinpath("variant.json").read_text("utf-8"))
+    return load_board(raw.get("map", "standard"))
 
 
 def _owner(site: str) -> str:
@@ -71,5 +80,5 @@ def variant_layout(name: str) -> Layout:
         for a, b, p, q in shared_edges(polygons)
         if owners[a] != owners[b]
     ]
-    kinds = {code: p.kind for code, p in load_board(name).provinces.items()}
+    kinds = {code: p.kind for code, p in _board_of(name).provinces.items()}
     return Layout(width, height, anchors, polygons, owners, edges, kinds)

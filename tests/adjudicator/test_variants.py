@@ -195,3 +195,18 @@ def test_orders_for_neutral_units_never_reach_the_resolver() -> None:
     orders = {"ITALY": [parse_canonical("A VEN - TRI")]}
     result = adjudicate(position, orders, Options(), variant("standard-6"))
     assert result.position.units == position.units
+
+
+def test_a_player_wins_with_his_powers_centres_added_up() -> None:
+    from judge.rules.game_end import seat_victory
+
+    v = variant("standard-2")
+    centres = {"ENGLAND": ["BRE", "EDI", "LON", "LVP", "MAR", "PAR", "BEL", "HOL"],
+               "FRANCE": ["SPA", "POR", "NWY", "SWE", "DEN", "KIE", "BER", "MUN"],
+               "RUSSIA": ["MOS", "SEV", "STP", "WAR", "RUM", "BUL", "SER"]}
+    position = Position.from_lists("S1916M", {}, centres)
+    assert seat_victory(v, position, "AUSTRIA") is None  # 23 centres
+    centres["ITALY"] = ["NAP"]
+    position = Position.from_lists("S1916M", {}, centres)
+    assert seat_victory(v, position, "AUSTRIA") is None  # Italy joined the other side
+    assert seat_victory(v, position, "ENGLAND") == ("ENGLAND", "FRANCE", "ITALY", "RUSSIA")

@@ -100,7 +100,8 @@ def read_record(text: str) -> list[Phase]:
 
 
 def _unit_at(phase: Phase, where: str, dislodged: bool = False) -> tuple[str, str]:
-    """(power, 'A LOC') of the unit at a location written with or without its coast."""
+    """(power, 'A LOC') of the unit at a location written with or without its coast; KeyError
+    when there is none."""
     table = phase.dislodged if dislodged else phase.units
     code = _code(where)
     if code in table:
@@ -127,11 +128,14 @@ def canonical_orders(phase: Phase) -> dict[str, list[str]]:
                 continue
             out.setdefault(power, []).append(f"{kind} {_code(words[2])} B")
             continue
-        if words[0] == "remove":
-            power, unit = _unit_at(phase, words[1])
-            out.setdefault(power, []).append(f"{unit} D")
-            continue
-        power, unit = _unit_at(phase, words[0], dislodged=retreat)
+        try:
+            if words[0] == "remove":
+                power, unit = _unit_at(phase, words[1])
+                out.setdefault(power, []).append(f"{unit} D")
+                continue
+            power, unit = _unit_at(phase, words[0], dislodged=retreat)
+        except KeyError:
+            continue  # an order for a unit that is not there: the record's judge ignored it
         verb = words[1]
         if verb == "hold":
             text = f"{unit} H"
@@ -142,7 +146,10 @@ def canonical_orders(phase: Phase) -> dict[str, list[str]]:
         elif verb == "disband":
             text = f"{unit} D"
         elif verb in ("support", "convoy"):
-            _, other = _unit_at(phase, words[2])
+            try:
+                _, other = _unit_at(phase, words[2])
+            except KeyError:  # support or convoy of an empty province: void either way
+                other = f"A {_code(words[2])}"
             letter = "S" if verb == "support" else "C"
             if len(words) >= 5 and words[3] == "move":
                 text = f"{unit} {letter} {other} - {_code(words[4])}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board, standard_board
 from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
 from judge.adjudicator.position import Dislodged, Position
@@ -95,7 +96,7 @@ def automatic_builds(
     count: int,
     board: Board | None = None,
 ) -> list[GeneratedOrder]:
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     chosen = free_home_centers(position, power)[: max(count, 0)]
     builds = []
     for centre in chosen:
@@ -149,7 +150,7 @@ def _removals(
     why: GeneratedWhy,
     distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     units = [u for u in position.units_of(power) if u.province not in keep_out]
     # DATC 3.0 (2023 rulebook) counts from the centres owned now; the seeds from the home ones
     reference = (

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from judge.adjudicator.adjustments import RemovalDistance
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Build, Disband, Hold, Order, Retreat, Waive
 from judge.adjudicator.position import Position
 from judge.rules.defaults import automatic_builds, removals_for, tacit_retreat
@@ -44,7 +45,7 @@ def generate_orders(
     ``distance``: how civil-disorder and automatic removals count distance (the adjudicator's
     ``Options.removal_distance``, so both layers agree).
     """
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     phase = position.phase
     if phase.is_movement:
         return _movement(position, power, submitted, standing, rules, votes or {}, board)

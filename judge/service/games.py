@@ -137,8 +137,12 @@ def _set_variant(game: Game, name: str) -> None:
     v = installed_variant(name)
     if v.neutral or any(len(seat) != 1 for seat in v.seats):
         raise OptionRefused(name)
+    before = game_variant(game)
+    end = dict(options(game).get("end") or {})
+    if end.get("centres", before.victory) == before.victory:
+        end["centres"] = v.victory  # the solo count follows the map unless the GM chose one
     game.variant = name
-    update_options(game, victory=v.victory)
+    update_options(game, victory=v.victory, end=end)
 
 
 def describe_options(game: Game) -> dict[str, Any]:

@@ -68,3 +68,5 @@ async def test_pure_is_played_by_mail(table: Table) -> None:
     assert game.position["units"]["GERMANY"] == ["A BER", "A ROM"]
     assert game.position["units"]["ITALY"] == ["A PAR"]
     assert table.last_to(address("AUSTRIA"), "W1901A results")
+    # four centres win Pure (the standard 18 would never be reached on seven)
+    assert game.options["end"]["centres"] == 4

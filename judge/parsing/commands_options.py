@@ -42,6 +42,9 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return bad() if value is None or len(rest) > 1 else replace(base, setting=value)
     if key == "timezone":
         return bad() if len(rest) > 1 else replace(base, setting=rest[0])
+    if key == "variant":
+        # the service checks the name against the installed variants (``judge variants``)
+        return bad() if len(rest) > 1 else replace(base, setting=rest[0].lower())
     if key == "late_days":
         if len(rest) > 2 or not all(w.isdigit() for w in rest):
             return bad()

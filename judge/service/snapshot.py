@@ -46,7 +46,7 @@ def game_options(options: dict[str, Any]) -> GameOptions:
         replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
         resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
         end=EndConditions(
-            solo_centers=end.get("centres", 18),
+            solo_centers=end.get("centres", options.get("victory", 18)),
             end_after=Phase.parse(end_after) if end_after else None,
             end_on=_end_on(end_on),
         ),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from judge.storage import Database, gamerepo, playrepo
+from judge.storage.models import AuditLog
+from tests.service.commands_harness import GM as GM_ADDRESS
 from tests.service.commands_harness import Harness, password_of
 from tests.service.test_commands_golden import check_golden
 
@@ -136,3 +138,32 @@ def test_a_for_only_mail_warns_about_the_own_units(
     assert "A VEN H" in reply and "ONP" not in reply.split("A VEN H")[-1]
     reply = h.reply(italy, _signon(lang, "ITALY", italy) + block)
     assert "ONP" not in reply
+
+
+# point 6: END needs END GAME and a second mail; ROLLBACK of an ended game says what is public
+# point 13: a GM PROCESS is logged as the GM's, not as a deadline that passed
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_gm_end_needs_confirmation_and_rollback_warns(db: Database, lang: str) -> None:
+    h, players = _game(db, lang)
+    _set_seat(db, "AUSTRIA", "onp1")
+    italy = players["ITALY"]
+    block = {"it": "PER AUSTRIA\nA Vie - Gal\nFINE", "en": "FOR AUSTRIA\nA Vie - Gal\nEND"}[lang]
+    h.mail(italy, _signon(lang, "ITALY", italy) + block + "\nA Ven H")
+    gm = f"{SIGNON[lang]} GM club gmpass\n"
+    words = {"it": ("FINE", "FINE PARTITA", "ELABORA S1901M", "RIPRISTINA S1901M"),
+             "en": ("END", "END GAME", "PROCESS S1901M", "ROLLBACK S1901M")}[lang]
+    bare, end, process, rollback = words
+    h_gm = GM_ADDRESS
+    h.mail(h_gm, gm + process)
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        logged = s.query(AuditLog).filter_by(game_id=game.id, action="turn.adjudicated").one()
+        assert logged.detail["why"] == "gm_process"
+    replies = [h.reply(h_gm, gm + bare), h.reply(h_gm, gm + end)]
+    assert h.game("club").status == "active"
+    replies.append(h.reply(h_gm, gm + end))
+    assert h.game("club").status == "finished"
+    replies.append(h.reply(h_gm, gm + rollback))
+    assert h.game("club").status == "active"
+    check_golden(f"club_end_rollback.{lang}.txt", "\n=====\n".join(replies))

@@ -167,3 +167,21 @@ def test_gm_end_needs_confirmation_and_rollback_warns(db: Database, lang: str) -
     replies.append(h.reply(h_gm, gm + rollback))
     assert h.game("club").status == "active"
     check_golden(f"club_end_rollback.{lang}.txt", "\n=====\n".join(replies))
+
+
+# point 10: STATUS shows one's own FOR votes and the late days; LIST shows the options and who
+# has sent orders (never what)
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_status_and_list_show_what_a_club_wants(db: Database, lang: str) -> None:
+    h, players = _game(db, lang, {"it": "GIORNI RITARDO 6 2", "fr": "JOURS RETARD 6 2",
+                                  "en": "LATEDAYS 6 2"}[lang])
+    _set_seat(db, "AUSTRIA", "onp1")
+    italy = players["ITALY"]
+    block = {"it": "PER AUSTRIA\nA Vie - Gal\nFINE", "en": "FOR AUSTRIA\nA Vie - Gal\nEND",
+             "fr": "POUR AUTRICHE\nA Vie - Gal\nFIN"}[lang]
+    status = {"it": "STATO", "fr": "ETAT", "en": "STATUS"}[lang]
+    reply = h.reply(italy, _signon(lang, "ITALY", italy) + block + f"\nA Ven H\n{status}")
+    listing = h.reply("stranger@example.net", {"it": "ELENCO", "fr": "LISTE", "en": "LIST"}[lang]
+                      + " club")
+    check_golden(f"club_status_list.{lang}.txt", reply + "\n=====\n" + listing)
+    assert "A VIE - GAL" not in listing and "A VEN" not in listing

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
+from judge.rules.lateness import days_spendable
 from judge.service import games
 from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
@@ -195,10 +197,18 @@ def status_command(s: MailSession, cmd: Command) -> None:
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
             adjustment = position.adjustment_counts().get(seat.power, 0)
+    balance = games.late_balance(game, seat)
+    late_turn = (days_spendable(Phase.parse(game.phase), balance, games.rule_options(game))
+                 if game.status in ORDERS_OPEN else 0)
+    # the writer's own secret FOR votes of this phase (seed 002): only he may see them
+    votes = [{"power": v.target_power,
+              "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
+             for v in playrepo.votes(s.session, game.id, kind="sommossa_order")
+             if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
           orders=in_notation(orders, game.language),
           missing=in_notation(missing, game.language), adjustment=adjustment, wait=seat.wait,
-          late_left=games.late_balance(game, seat).days_left,
+          late_left=balance.days_left, late_turn=late_turn, for_votes=votes,
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
 

@@ -185,3 +185,19 @@ def test_status_and_list_show_what_a_club_wants(db: Database, lang: str) -> None
                       + " club")
     check_golden(f"club_status_list.{lang}.txt", reply + "\n=====\n" + listing)
     assert "A VIE - GAL" not in listing and "A VEN" not in listing
+
+
+# point 13: the reply follows the mail: orders written above a PER block are echoed above it
+def test_orders_above_a_for_block_are_echoed_above_it(db: Database) -> None:
+    h, players = _game(db, "it")
+    _set_seat(db, "AUSTRIA", "onp1")
+    italy = players["ITALY"]
+    reply = h.reply(italy, _signon("it", "ITALY", italy)
+                    + "A Ven H\nA Rom - Apu\nPER AUSTRIA\nA Vie - Gal\nFINE\nF Nap - Ion")
+    check_golden("club_orders_then_for.it.txt", reply)
+    assert reply.index("> A Ven H") < reply.index("> PER AUSTRIA") < reply.index("> F Nap - Ion")
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        row = gamerepo.current_orders(s, game.id, game.phase, "ITALY")
+        assert row is not None and sorted(row.orders) == ["A ROM - APU", "A VEN H", "F NAP - ION"]

@@ -6,10 +6,12 @@ Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from judge.storage import Database, gamerepo, playrepo
-from judge.storage.models import AuditLog
+from judge.storage.models import AuditLog, OutboundMail
 from tests.service.commands_harness import GM as GM_ADDRESS
 from tests.service.commands_harness import Harness, password_of
 from tests.service.test_commands_golden import check_golden
@@ -201,3 +203,19 @@ def test_orders_above_a_for_block_are_echoed_above_it(db: Database) -> None:
         assert game is not None
         row = gamerepo.current_orders(s, game.id, game.phase, "ITALY")
         assert row is not None and sorted(row.orders) == ["A ROM - APU", "A VEN H", "F NAP - ION"]
+
+
+# point 8: grey press leaves with the hourly batch, white press at once
+def test_grey_press_is_not_traceable_by_its_timing(db: Database) -> None:
+    h, players = _game(db, "it", "STAMPA grigia")
+    france = players["FRANCE"]
+    sent_at = h.now
+    h.mail(france, _signon("it", "FRANCE", france)
+           + "STAMPA A INGHILTERRA\nCiao\nFINE STAMPA\n"
+           + "STAMPA A GERMANIA GRIGIA\nAttento alla Russia\nFINE STAMPA")
+    with db.session() as s:
+        rows = s.query(OutboundMail).filter_by(kind="press").all()
+        release = {r.to_addr: r.next_attempt_at.replace(tzinfo=None) for r in rows}
+    white, grey = release[players["ENGLAND"]], release[players["GERMANY"]]
+    assert white == sent_at.replace(tzinfo=None)
+    assert grey == sent_at.replace(tzinfo=None, minute=0, second=0) + timedelta(hours=1)

@@ -219,3 +219,24 @@ def test_grey_press_is_not_traceable_by_its_timing(db: Database) -> None:
     white, grey = release[players["ENGLAND"]], release[players["GERMANY"]]
     assert white == sent_at.replace(tzinfo=None)
     assert grey == sent_at.replace(tzinfo=None, minute=0, second=0) + timedelta(hours=1)
+
+
+# point 7: a GM PROCESS during the week of the search for a replacement needs FORCE
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_gm_process_during_the_suspension_needs_force(db: Database, lang: str) -> None:
+    h, _ = _game(db, lang)
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        options = dict(game.options or {})
+        options["turn_state"] = {"phase": game.phase, "suspended": True,
+                                 "replacement_for": "AUSTRIA"}
+        game.options = options
+    gm = f"{SIGNON[lang]} GM club gmpass\n"
+    process = {"it": "ELABORA S1901M", "en": "PROCESS S1901M"}[lang]
+    force = {"it": " FORZA", "en": " FORCE"}[lang]
+    refused = h.reply(GM_ADDRESS, gm + process)
+    assert h.game("club").phase == "S1901M"
+    forced = h.reply(GM_ADDRESS, gm + process + force)
+    assert h.game("club").phase != "S1901M"
+    check_golden(f"club_process_suspended.{lang}.txt", refused + "\n=====\n" + forced)

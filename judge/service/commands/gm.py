@@ -169,6 +169,13 @@ def process_command(s: MailSession, cmd: Command) -> None:
     if cmd.value != game.phase:
         s.say(Refusal.NOT_CURRENT_PHASE, phase=cmd.value, current=game.phase)
         return
+    state = games.options(game).get("turn_state") or {}
+    if state.get("suspended") and state.get("phase") == game.phase and cmd.setting != "force":
+        # seed 002: a week for the search of a replacement; the GM must mean to cut it short
+        s.say(Refusal.SUSPENDED_FOR_REPLACEMENT, game=game.name, phase=game.phase,
+              power=state.get("replacement_for"),
+              deadline=games.local_time(game, game.deadline) if game.deadline else "")
+        return
     report = turns.process(s.session, game, s.now, s.settings, force=True)
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
           next_phase=report.next_phase)

@@ -35,6 +35,7 @@ class Refusal(StrEnum):
     NO_VALID_ORDERS = "no_valid_orders"
     OUT_OF_GAME = "out_of_game"
     END_NEEDS_GAME_WORD = "end_needs_game_word"
+    SUSPENDED_FOR_REPLACEMENT = "suspended_for_replacement"
     FOR_NOT_OPEN = "for_not_open"
     NO_SUCH_TURN = "no_such_turn"
     UNCLOSED_BLOCK = "unclosed_block"

@@ -43,9 +43,7 @@ def _province(location: str) -> str:
 
 def leader(position: Position) -> str | None:
     """The power leading by a clear margin, if any (the coalition's target)."""
-    counts = sorted(
-        ((len(position.centers_of(p)), p) for p in position.powers()), reverse=True
-    )
+    counts = sorted(((len(position.centers_of(p)), p) for p in position.powers()), reverse=True)
     (top, power), (second, _) = counts[0], counts[1]
     return power if top >= LEAD_MIN and top >= second + LEAD_MARGIN else None
 

@@ -58,16 +58,32 @@ class PressError(StrEnum):
 
 # folded keyword phrases -> meaning; the first of each list is the one written back
 VERBS: dict[str, dict[str, tuple[str, ...]]] = {
-    "propose": {"en": ("PROPOSE",), "it": ("PROPONI", "PROPONGO"), "fr": ("PROPOSER", "PROPOSE", "PROPOSITION")},
+    "propose": {
+        "en": ("PROPOSE",),
+        "it": ("PROPONI", "PROPONGO"),
+        "fr": ("PROPOSER", "PROPOSE", "PROPOSITION"),
+    },
     "accept": {"en": ("ACCEPT",), "it": ("ACCETTO", "ACCETTA"), "fr": ("ACCEPTER", "ACCEPTE")},
-    "refuse": {"en": ("REFUSE", "REJECT"), "it": ("RIFIUTO", "RIFIUTA"), "fr": ("REFUSER", "REFUSE")},
+    "refuse": {
+        "en": ("REFUSE", "REJECT"),
+        "it": ("RIFIUTO", "RIFIUTA"),
+        "fr": ("REFUSER", "REFUSE"),
+    },
 }
 KINDS: dict[Kind, dict[str, tuple[str, ...]]] = {
     Kind.PEACE: {"en": ("PEACE",), "it": ("PACE",), "fr": ("PAIX",)},
     Kind.SUPPORT: {"en": ("SUPPORT",), "it": ("APPOGGIO", "SOSTEGNO"), "fr": ("SOUTIEN",)},
     Kind.SHARE: {"en": ("SHARE",), "it": ("SPARTIZIONE", "DIVISIONE"), "fr": ("PARTAGE",)},
-    Kind.ALLIANCE: {"en": ("ALLIANCE AGAINST",), "it": ("ALLEANZA CONTRO",), "fr": ("ALLIANCE CONTRE",)},
-    Kind.DMZ: {"en": ("DMZ", "NEUTRAL ZONE"), "it": ("ZONA NEUTRA", "DMZ"), "fr": ("ZONE NEUTRE", "DMZ")},
+    Kind.ALLIANCE: {
+        "en": ("ALLIANCE AGAINST",),
+        "it": ("ALLEANZA CONTRO",),
+        "fr": ("ALLIANCE CONTRE",),
+    },
+    Kind.DMZ: {
+        "en": ("DMZ", "NEUTRAL ZONE"),
+        "it": ("ZONA NEUTRA", "DMZ"),
+        "fr": ("ZONE NEUTRE", "DMZ"),
+    },
 }
 
 

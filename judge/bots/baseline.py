@@ -110,9 +110,9 @@ def movement_orders(
         if decided is None:
             decided = orders[0]  # the hold
         chosen[loc] = decided
-        dest = target_province(decided)
-        if dest is not None and not isinstance(decided, SupportMove):
-            going[dest] = loc
+        lands = target_province(decided)
+        if lands is not None and not isinstance(decided, SupportMove):
+            going[lands] = loc
     return chosen
 
 

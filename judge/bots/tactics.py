@@ -77,7 +77,12 @@ def add_supports(
         if best is not None:
             order = best[1]
             out[loc] = order
-            dest = _province(order.target if isinstance(order, SupportMove) else order.supported)
+            if isinstance(order, SupportMove):
+                dest = _province(order.target)
+            elif isinstance(order, SupportHold):
+                dest = _province(order.supported)
+            else:
+                continue
             backing[dest] = backing.get(dest, 0) + 1
     return out
 

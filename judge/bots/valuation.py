@@ -165,8 +165,8 @@ def value_position(
     stance = stance or {}
     counts = counts if counts is not None else reach_counts(view, position)
     owned: dict[str, int] = {}
-    for owner in position.centers.values():
-        owned[owner] = owned.get(owner, 0) + 1
+    for holder in position.centers.values():
+        owned[holder] = owned.get(holder, 0) + 1
     size = {p: power_size(weights, owned.get(p, 0)) for p in view.powers}
     fall = position.phase.season_rank == 1
     attack = weights.fall_attack if fall else weights.spring_attack

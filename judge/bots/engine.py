@@ -123,7 +123,7 @@ def bot_orders(
             avoid,
         )
         chosen = add_convoys(b, view, position, power, legal, chosen, valuation, eager=i % 2 == 1)
-        chosen = add_supports(position, power, legal, chosen, valuation)
+        chosen = add_supports(position, power, legal, chosen, valuation, eager=i % 3 == 2)
         _honour(chosen, legal, commitments.supports)
         orders = [chosen[loc] for loc in sorted(chosen)]
         key = frozenset(orders)

@@ -31,22 +31,40 @@ def _province(location: str) -> str:
     return location.split("/", 1)[0]
 
 
+def _idle_move(position: Position, power: str, order: Order, valuation: Valuation) -> bool:
+    """A move into a province that is no centre and holds no foreign unit: a unit to spare."""
+    if not isinstance(order, Move):
+        return False
+    dest = _province(order.target)
+    foe = position.units.get(dest)
+    return dest not in valuation.base and (foe is None or foe.power == power)
+
+
 def add_supports(
-    position: Position, power: str, legal: Legal, chosen: dict[str, Order], valuation: Valuation
+    position: Position,
+    power: str,
+    legal: Legal,
+    chosen: dict[str, Order],
+    valuation: Valuation,
+    eager: bool = False,
 ) -> dict[str, Order]:
+    """Units left holding (and, if ``eager``, units on idle moves) back the attacks in need."""
     out = dict(chosen)
+    spare = {
+        loc
+        for loc, order in out.items()
+        if isinstance(order, Hold) or (eager and _idle_move(position, power, order, valuation))
+    }
     attacks: dict[str, str] = {}  # destination province -> mover location
     for loc, order in out.items():
-        if isinstance(order, Move):
+        if isinstance(order, Move) and loc not in spare:
             attacks[_province(order.target)] = loc
     backing: dict[str, int] = {}
     for order in out.values():
         if isinstance(order, SupportMove):
             dest = _province(order.target)
             backing[dest] = backing.get(dest, 0) + 1
-    for loc in sorted(out):
-        if not isinstance(out[loc], Hold):
-            continue
+    for loc in sorted(spare):
         best: tuple[float, Order] | None = None
         for order in legal[loc]:
             gain = 0.0

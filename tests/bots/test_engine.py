@@ -9,7 +9,16 @@ import pytest
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.legality import Refusal, normalize
-from judge.adjudicator.orders import Build, Convoy, Disband, Move, Retreat, SupportMove, Waive
+from judge.adjudicator.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Retreat,
+    SupportMove,
+    UnitType,
+    Waive,
+)
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.bots.engine import Commitments, bot_orders, describe
@@ -123,8 +132,9 @@ def test_retreats_go_to_distinct_places_or_disband() -> None:
     start = Position.from_lists(
         "S1901M", {"GERMANY": ["A MUN", "A RUH"], "FRANCE": ["A BUR", "A PAR"]}, None
     )
-    german = [Move("A", "MUN", "BUR"), SupportMove("A", "RUH", "A", "MUN", "BUR")]
-    after = adjudicate(start, {"GERMANY": german, "FRANCE": [Move("A", "BUR", "MUN")]}).position
+    a = UnitType.ARMY
+    german = [Move(a, "MUN", "BUR"), SupportMove(a, "RUH", a, "MUN", "BUR")]
+    after = adjudicate(start, {"GERMANY": german, "FRANCE": [Move(a, "BUR", "MUN")]}).position
     assert after.phase.is_retreat and "BUR" in after.dislodged
     retreat = bot_orders(after, "FRANCE", random.Random(1))
     assert len(retreat) == 1 and isinstance(retreat[0], Retreat)
@@ -133,7 +143,7 @@ def test_retreats_go_to_distinct_places_or_disband() -> None:
 
 def test_commitments_keep_out_of_promised_places_and_give_promised_support() -> None:
     position = Position.initial()
-    promised = SupportMove("A", "MAR", "A", "PAR", "BUR")
+    promised = SupportMove(UnitType.ARMY, "MAR", UnitType.ARMY, "PAR", "BUR")
     orders = bot_orders(
         position,
         "FRANCE",

@@ -1,6 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
+from judge.storage.models_bots import AGREEMENT_STATUSES, Agreement, BotSeat, Trust
 from judge.storage.models_game import (
     DEADLINE_KINDS,
     GAME_STATUSES,
@@ -28,6 +29,10 @@ from judge.storage.models_mail import (
 )
 
 __all__ = [
+    "AGREEMENT_STATUSES",
+    "Agreement",
+    "BotSeat",
+    "Trust",
     "DEADLINE_KINDS",
     "GAME_STATUSES",
     "INBOUND_STATUSES",

@@ -33,7 +33,7 @@ ALLOWED_INTERNAL = {
     "adjudicator": {"adjudicator"},
     "rules": {"rules", "adjudicator"},
     "parsing": {"parsing", "rules", "adjudicator"},
-    "bots": {"bots", "adjudicator"},
+    "bots": {"bots", "parsing", "rules", "adjudicator"},
 }
 # Third-party libraries that exactly one place may import.
 OWNERS = {

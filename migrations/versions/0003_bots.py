@@ -1,15 +1,15 @@
 """Computer powers: bot seats, the promise ledger (agreement) and trust.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003_bots
+Revises: 0002_mail_trouble
 Create Date: 2026-12-01
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0002'
-down_revision = '0001'
+revision = '0003_bots'
+down_revision = '0002_mail_trouble'
 branch_labels = None
 depends_on = None
 

@@ -130,7 +130,21 @@ def _phases(words: list[str]) -> Fields:
         phases = [str(Phase.parse(p)) for p in ends if p]
     except ValueError:
         raise ArgumentProblem(Problem.BAD_PHASE, words[0]) from None
+    if not phases:  # "..": a range with neither end
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0])
     return {"value": "..".join(phases) if len(ends) == 1 else f"{phases[0]}..{phases[-1]}"}
+
+
+FORCE_WORDS = frozenset({"FORCE", "FORZA", "FORZATO", "FORCER", "FORCEE"})
+
+
+def _phase_forced(words: list[str]) -> Fields:
+    """``phase [FORCE]``: process even while the game waits for a replacement (seed 002)."""
+    forced = len(words) == 2 and words[1].upper() in FORCE_WORDS
+    if len(words) > 1 and not forced:
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[1:]))
+    fields = _phase(words[:1])
+    return {**fields, "setting": "force"} if forced else fields
 
 
 def _address(words: list[str]) -> Fields:
@@ -249,7 +263,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),)),
     CommandSpec(Verb.PAUSE, G),
     CommandSpec(Verb.RESUME, G),
-    CommandSpec(Verb.PROCESS, G, (PHASE,)),
+    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),)),
     CommandSpec(Verb.PREVIEW, G),
     CommandSpec(Verb.ROLLBACK, G, (PHASE,)),
     CommandSpec(Verb.REPLACE, G, (POWER, Arg(_address))),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.parsing.command_table import ArgumentProblem, read_arguments, spec
+from judge.parsing.command_table import FORCE_WORDS, ArgumentProblem, read_arguments, spec
 from judge.parsing.commands_lexicon import (
     CommandWords,
     closest_command,
@@ -41,7 +41,7 @@ from judge.parsing.commands_types import (
 )
 
 __all__ = [
-    "GM", "LANGS", "POWERS", "Command", "Item", "CommandWords", "Malformed", "NotUnderstood",
+    "FORCE_WORDS", "GM", "LANGS", "POWERS", "Command", "Item", "CommandWords", "Malformed", "NotUnderstood",
     "OrderLine", "ParsedMail", "Problem", "Role", "Verb", "closest_command", "fold", "lexicon",
     "parse_mail", "parse_power",
 ]

@@ -19,6 +19,7 @@ class ParseError(StrEnum):
     # reading the words
     EMPTY = "empty"
     UNKNOWN_PROVINCE = "unknown_province"
+    AMBIGUOUS_PROVINCE = "ambiguous_province"
     UNRECOGNISED_ORDER = "unrecognised_order"
     INCOMPLETE_ORDER = "incomplete_order"
     TRAILING_TEXT = "trailing_text"
@@ -88,6 +89,8 @@ class Note(StrEnum):
     ARMY_COAST_IGNORED = "army_coast_ignored"
     NEEDS_CONVOY = "needs_convoy"
     SUPPORT_DOES_NOT_MATCH = "support_does_not_match"
+    READ_IN_GAME_NOTATION = "read_in_game_notation"
+    COAST_MISSING_HOLDS = "coast_missing_holds"
 
 
 class ParseFailure(Exception):

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
@@ -33,6 +32,8 @@ Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 # a paused game still takes orders: only the clock stops
 ORDERS_OPEN = ("active", "paused")
+# seat statuses of a player out of the game after a second ONP (seed 002): his orders are void
+EXCLUDED = ("abandoned", "sommossa")
 
 
 class Denied(Exception):  # noqa: N818  (a refusal the client reports, not a failure)
@@ -114,17 +115,18 @@ def join_game(session: Session, player: Account, game_name: str, password: str,
     seats = gamerepo.seats(session, game.id)
     if any(seat.account_id == player.id for seat in seats):
         raise Denied(CommandRefusal.ALREADY_IN_GAME, game, game=game.name)
-    if len(seats) >= len(POWERS):
+    needed = games.game_variant(game).players
+    if len(seats) >= needed:
         raise Denied(CommandRefusal.GAME_FULL, game, game=game.name)
     taken = {seat.power for seat in seats}
-    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, len(POWERS) + 1)
+    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
                        if f"{games.PLACEHOLDER}{n}" not in taken)
     session.add(Seat(game_id=game.id, power=placeholder, account_id=player.id,
                      status="active", password_hash=hash_password(password),
                      preferences=list(preferences)))
     session.flush()
     gamerepo.audit(session, now, "join", game_id=game.id, actor_account_id=player.id)
-    return Joined(game, len(seats) + 1, len(POWERS), games.gm_address(session, game))
+    return Joined(game, len(seats) + 1, needed, games.gm_address(session, game))
 
 
 # ---------------------------------------------------------------- orders and phases
@@ -153,6 +155,10 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
     """
     if game.status not in ORDERS_OPEN:
         raise Denied(CommandRefusal.NO_ORDERS_ACCEPTED, game, game=game.name, status=game.status)
+    seat = playrepo.seat_by_power(session, game.id, power)
+    if seat is not None and seat.status in EXCLUDED:
+        raise Denied(CommandRefusal.OUT_OF_GAME, game, game=game.name, power=power,
+                     status=seat.status)
     position = games.load_position(game)
     report = parse_orders(list(lines), game.language, position=position, power=power)
     stored = [str(order) for order in report.orders]
@@ -178,10 +184,19 @@ def without_orders(position: Position, power: str, orders: Sequence[str]) -> lis
 
 
 def process_phase(session: Session, game: Game, phase: str, now: datetime,
-                  settings: Settings) -> turns.TurnReport:
-    """Adjudicate ``phase`` now (it must be the game's current phase, the game active)."""
+                  settings: Settings, *, force: bool = False) -> turns.TurnReport:
+    """Adjudicate ``phase`` now (it must be the game's current phase, the game active).
+
+    While the game waits for a replacement player (seed 002: a week for the search) only a
+    ``force``d request cuts the wait short.
+    """
     if game.status != "active":
         raise Denied(CommandRefusal.GAME_NOT_ACTIVE, game, game=game.name)
     if phase != game.phase:
         raise Denied(CommandRefusal.NOT_CURRENT_PHASE, game, phase=phase, current=game.phase)
+    state = games.options(game).get("turn_state") or {}
+    if state.get("suspended") and state.get("phase") == game.phase and not force:
+        raise Denied(CommandRefusal.SUSPENDED_FOR_REPLACEMENT, game, game=game.name,
+                     phase=game.phase, power=state.get("replacement_for"),
+                     deadline=games.local_time(game, game.deadline) if game.deadline else "")
     return turns.process(session, game, now, settings, force=True)

@@ -25,4 +25,4 @@ def test_a_verb_cannot_be_bound_twice() -> None:
 def test_roles_and_order_reading_come_from_the_declarations() -> None:
     assert role_of(Verb.START) is Role.GM and role_of(Verb.JOIN) is Role.ANYONE
     assert {v for v, b in BINDINGS.items() if b.reads_orders} == {
-        Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR}
+        Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR, Verb.FOR}

@@ -42,8 +42,12 @@ def _game(s: MailSession, name: str | None) -> Game | None:
 
 def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     position = games.load_position(game) if game.position else None
+    playing = game.status in ("active", "paused")
     rows = []
     for seat in games.assigned_seats(s.session, game):
+        # during a phase anyone may see WHO has sent orders (njudge, DPjudge), never what
+        on_file = (gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+                   if playing else None)
         rows.append({
             "power": seat.power,
             "address": games.public_address(s.session, game, seat, s.settings)
@@ -51,6 +55,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
             "status": seat.status,
             "centres": len(position.centers_of(seat.power)) if position else 0,
             "units": len(position.units_of(seat.power)) if position else 0,
+            "sent": bool(on_file and on_file.orders) if playing else None,
         })
     return rows
 

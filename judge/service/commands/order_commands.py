@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
+from judge.rules.lateness import days_spendable
 from judge.service import games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession, ReplyEntry
-from judge.service.usecases import ORDERS_OPEN, without_orders
+from judge.service.usecases import EXCLUDED, ORDERS_OPEN, without_orders
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
@@ -33,7 +35,7 @@ FOR_OPEN = ("onp1", "abandoned", "sommossa")
 # skipped...) would only clutter every reply.
 TOLD_NOTES = frozenset({Note.REPLACED_BY_LATER, Note.SUPPORT_DOES_NOT_MATCH, Note.NEEDS_CONVOY,
                         Note.COAST_FILLED_IN, Note.READ_AS_RETREAT, Note.READ_AS_SUPPORT_HOLD,
-                        Note.READ_AS_BUILD})
+                        Note.READ_AS_BUILD, Note.READ_IN_GAME_NOTATION, Note.COAST_MISSING_HOLDS})
 # message parameters that hold a power: shown by the power's name in the game's language
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation
@@ -42,7 +44,9 @@ _ORDER_PARAMS = ("unit", "order")
 
 def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
     position = games.load_position(game)
-    return parse_orders(lines, game.language, position=position, power=power), position
+    rules = str(games.options(game)["rules"])
+    return parse_orders(lines, game.language, position=position, power=power,
+                        rules=rules), position
 
 
 def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) -> list[str]:
@@ -113,6 +117,23 @@ def flush_orders(s: MailSession) -> None:
           missing=in_notation(outcome.missing, game.language))
 
 
+def warn_unordered_units(s: MailSession) -> None:
+    """A signon that sent FOR blocks and no orders of its own: say the own units have none."""
+    actor = s.actor
+    if actor is None or actor.seat is None or not actor.sent_for or actor.order_lines:
+        return
+    game, seat = actor.game, actor.seat
+    if game.status not in ORDERS_OPEN or seat.status in EXCLUDED or not game.phase.endswith("M"):
+        return
+    row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+    if row is not None and row.orders:
+        return
+    missing = without_orders(games.load_position(game), seat.power, [])
+    if missing:
+        s.say(Done.OWN_UNITS_WITHOUT_ORDERS, missing=in_notation(missing, game.language),
+              second=seat.status == "onp1")
+
+
 def in_notation(orders: list[str], lang: str) -> list[str]:
     """Canonical orders with the province codes the game's players write: a French player
     reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
@@ -160,17 +181,29 @@ def status_command(s: MailSession, cmd: Command) -> None:
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
             adjustment = position.adjustment_counts().get(seat.power, 0)
+    balance = games.late_balance(game, seat)
+    late_turn = (days_spendable(Phase.parse(game.phase), balance, games.rule_options(game))
+                 if game.status in ORDERS_OPEN else 0)
+    # the writer's own secret FOR votes of this phase (seed 002): only he may see them
+    votes = [{"power": v.target_power,
+              "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
+             for v in playrepo.votes(s.session, game.id, kind="sommossa_order")
+             if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
           orders=in_notation(orders, game.language),
           missing=in_notation(missing, game.language), adjustment=adjustment, wait=seat.wait,
-          late_left=games.late_balance(game, seat).days_left,
+          late_left=balance.days_left, late_turn=late_turn, for_votes=votes,
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
 
-@handles(Verb.FOR)
+@handles(Verb.FOR, reads_orders=True)  # the reply echoes the orders written above the block first
 def for_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None and cmd.power
     game, seat = s.actor.game, s.actor.seat
+    s.actor.sent_for = True
+    if seat.status in EXCLUDED:
+        s.say(CommandRefusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
+        return
     target = playrepo.seat_by_power(s.session, game.id, cmd.power)
     # only movement phases take the others' orders (seed 002): a retreat or adjustment of
     # a power in ONP or Sommossa follows the automatic rules

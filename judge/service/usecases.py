@@ -160,7 +160,8 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
         raise Denied(CommandRefusal.OUT_OF_GAME, game, game=game.name, power=power,
                      status=seat.status)
     position = games.load_position(game)
-    report = parse_orders(list(lines), game.language, position=position, power=power)
+    report = parse_orders(list(lines), game.language, position=position, power=power,
+                          rules=str(games.options(game)["rules"]))
     stored = [str(order) for order in report.orders]
     version = None
     if not (report.errors and not stored) and (previous is None or stored != list(previous)):

@@ -183,6 +183,8 @@ def _command(verb: Verb, rest: list[str], lineno: int, text: str, lang: str) -> 
                 phases = [str(Phase.parse(p)) for p in ends if p]
             except ValueError:
                 return bad(Problem.BAD_PHASE, rest[1])
+            if not phases:  # "..": a range with neither end
+                return bad(Problem.BAD_PHASE, rest[1])
             value = "..".join(phases) if len(ends) == 1 else f"{phases[0]}..{phases[-1]}"
         return _replace(base, game=_game(rest[0]), value=value)
     if verb is Verb.CREATE:

@@ -1,6 +1,6 @@
 """One lexicon per language: the words for orders, units, coasts, powers and provinces.
 
-The province names and codes come from the map data (``judge/adjudicator/data/standard.json``,
+The province names and codes come from the map data (``judge/variants/standard/map.json``,
 names per language); the order words, extra spellings and per-language choices come from
 ``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
 and Italian players also write the standard English codes), but its own words always win: that

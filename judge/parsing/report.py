@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.adjudicator.geography import standard_board
+from judge.adjudicator.catalog import variant
 from judge.adjudicator.orders import (
     Build,
     Disband,
@@ -221,7 +221,10 @@ def _context(
     power: str | None,
     needs_hold_word: bool,
 ) -> Context:
-    ctx = Context(standard_board(), position, phase, power, support_needs_hold_word=needs_hold_word)
+    # the map of the position's variant (province names still come from the standard lexicon:
+    # every variant installed today names its provinces with standard codes)
+    board = variant(position.variant).board if position is not None else variant().board
+    ctx = Context(board, position, phase, power, support_needs_hold_word=needs_hold_word)
     for draft in drafts:
         if draft is None or draft.place is None:
             continue

@@ -70,7 +70,8 @@ def start_command(s: MailSession, cmd: Command) -> None:
     try:
         games.start_game(s.session, game, s.now)
     except games.StartRefused as exc:
-        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)), needed=len(POWERS))
+        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
+              needed=games.game_variant(game).players)
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []

@@ -81,8 +81,10 @@ class Table:
             inbound = list(s.scalars(select(InboundMail.status)))
             failed = "\n".join(e for e in s.scalars(
                 select(InboundMail.error).where(InboundMail.status == "failed")) if e)
+            # mail held back on purpose (grey press waits for its hourly batch) is not due yet
             pending = s.scalars(select(OutboundMail.id).where(
-                OutboundMail.status.in_(("pending", "sending")))).first()
+                OutboundMail.status.in_(("pending", "sending")),
+                OutboundMail.next_attempt_at <= self.clock.now)).first()
         return ("new" in inbound or "processing" in inbound or pending is not None), failed
 
     # ------------------------------------------------------------------ the clock

@@ -24,7 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.catalog import variant
+from judge.adjudicator.geography import POWERS
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
@@ -75,7 +76,8 @@ def _roles(scenario: str, subject: str) -> dict[str, str]:
 
 
 def play(scenario: str, subject: str, seed: int, last_year: int, person: str) -> Tally:
-    board = standard_board()
+    standard = variant("standard")
+    board = standard.board
     rng = random.Random(seed)
     roles = _roles(scenario, subject)
     position = Position.initial()
@@ -91,14 +93,14 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
                 orders[power] = random_orders(position, power, rng, board)
                 continue
             start = time.process_time()
-            given = bot_orders(position, power, rng, person, board, plain=role == "baseline")
+            given = bot_orders(position, power, rng, person, standard, plain=role == "baseline")
             tally.ms[role][kind].append((time.process_time() - start) * 1000)
             for order in given:
                 tally.orders += 1
                 if isinstance(normalize(position, power, order, board), Refusal):
                     tally.illegal += 1
             orders[power] = given
-        position = adjudicate(position, orders, board=board).position
+        position = adjudicate(position, orders, variant=standard).position
         counts = {p: len(position.centers_of(p)) for p in POWERS}
         if max(counts.values()) >= 18 and position.phase.kind.value != "R":
             break

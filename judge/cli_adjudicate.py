@@ -16,9 +16,9 @@ from judge.adjudicator.jsonio import RequestError, adjudicate_json
 def _handler_for_requests() -> Callable[[Any], dict]:
     """House rules answer the same contract when the rules package provides them."""
     try:
-        from judge.rules.jsonio import adjudicate_json_with_rules
+        from judge.rules.house_jsonio import adjudicate_json_with_rules
     except ModuleNotFoundError as exc:
-        if exc.name not in ("judge.rules.jsonio", "judge.rules"):
+        if exc.name not in ("judge.rules.house_jsonio", "judge.rules"):
             raise
         return adjudicate_json
     return adjudicate_json_with_rules

@@ -1,7 +1,7 @@
 """``judge bot POWER [--personality NAME] [--seed N]``: a computer power's orders for a position.
 
 Reads a position in the ``judge adjudicate`` input form on stdin (phase, units, centers,
-dislodged, homes; ``variant`` names the board, only ``standard`` until variants land) and prints
+dislodged, homes; ``variant`` names the installed variant, ``judge variants``) and prints
 the power's orders, one canonical order per line. The same seed gives the same orders. Bad input
 gets a one-line JSON error on stderr and exit code 2, as ``judge adjudicate`` does.
 """
@@ -14,12 +14,9 @@ import random
 import sys
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
-from judge.adjudicator.jsonio import RequestError, position_from_json
+from judge.adjudicator.jsonio import RequestError, position_from_json, variant_from_request
 from judge.bots.engine import bot_orders, describe
 from judge.bots.personality import PERSONALITIES
-
-KNOWN_VARIANTS = ("standard",)
 
 
 def _fail(message: str, code: int) -> int:
@@ -29,23 +26,22 @@ def _fail(message: str, code: int) -> int:
 
 def run_bot(args: argparse.Namespace) -> int:
     power = args.power.upper()
-    if power not in POWERS:
-        return _fail(f"unknown power {args.power!r} (expected one of {', '.join(POWERS)})", 2)
     try:
         request: Any = json.loads(sys.stdin.read())
     except json.JSONDecodeError as exc:
         return _fail(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", 2)
     if not isinstance(request, dict):
         return _fail("the request must be an object", 2)
-    variant = request.get("variant", "standard")
-    if variant not in KNOWN_VARIANTS:
-        return _fail(f"unknown variant {variant!r} (known: {', '.join(KNOWN_VARIANTS)})", 2)
     try:
-        position = position_from_json(request)
+        variant = variant_from_request(request)
+        position = position_from_json(request, variant)
     except RequestError as exc:
         return _fail(str(exc), 2)
+    if power not in variant.powers:
+        known = ", ".join(variant.powers)
+        return _fail(f"unknown power {args.power!r} (expected one of {known})", 2)
     orders = bot_orders(
-        position, power, random.Random(args.seed), args.personality, plain=args.plain
+        position, power, random.Random(args.seed), args.personality, variant, plain=args.plain
     )
     for line in describe(orders):
         print(line)

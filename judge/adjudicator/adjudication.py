@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjustment_phase import adjudicate_adjustments
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.geography import POWERS, Board
 from judge.adjudicator.movement_phase import adjudicate_movement
 from judge.adjudicator.orders import Order
 from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
@@ -50,14 +50,17 @@ def adjudicate(
     orders: Mapping[str, Sequence[Order]],
     options: Options = DEFAULT_OPTIONS,
     variant: Variant | None = None,
+    *,
+    board: Board | None = None,
 ) -> Adjudication:
     """Adjudicate one phase; see the module docstring for the contract.
 
-    ``variant`` defaults to the one the position names (``Position.variant``).
+    ``variant`` defaults to the one the position names (``Position.variant``); ``board``, for
+    callers that hold one already (the bots' search), replaces the variant's board of the phase.
     """
     v = variant or installed_variant(position.variant)
     rules = v.rules_at(position.phase, options.joins)
-    board = rules.board
+    board = board or rules.board
     neutral = rules.neutral
     refused: dict[str, list[Order]] = {}
     if neutral:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from judge.archive.app import ArchiveApp
+from judge.archive.webapp import ArchiveApp
 
 if TYPE_CHECKING:
     from judge.app import AppContext

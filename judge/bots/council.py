@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.bots.diplomat import (
     Letter,
     answer,
@@ -35,7 +36,7 @@ from judge.bots.diplomat import (
 )
 from judge.bots.engine import bot_orders
 from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
-from judge.bots.mapview import view_of_board
+from judge.bots.mapview import view_of_variant
 from judge.bots.personality import Personality, personality
 from judge.bots.proposals import Answer, Proposal, from_terms
 
@@ -94,12 +95,12 @@ class Council:
         return letters
 
     def bot_initiatives(
-        self, position: Position, rng: random.Random, board: Board | None = None
+        self, position: Position, rng: random.Random, variant: Variant | None = None
     ) -> list[Letter]:
         """Each computer power's new proposals (once a year, in Spring)."""
         if position.phase.season_rank != 0 or not position.phase.is_movement:
             return []
-        view = view_of_board(board or standard_board())
+        view = view_of_variant(variant or installed_variant(position.variant))
         people = self.people()
         letters: list[Letter] = []
         for power in sorted(people):
@@ -116,7 +117,7 @@ class Council:
 
     # -- orders and verdicts --------------------------------------------------------------
     def orders(
-        self, position: Position, rng: random.Random, board: Board | None = None
+        self, position: Position, rng: random.Random, variant: Variant | None = None
     ) -> dict[str, list[Order]]:
         people = self.people()
         out: dict[str, list[Order]] = {}
@@ -124,7 +125,7 @@ class Council:
             promised, _ = commitments(
                 power, people[power], self.agreements, self.trust, position, rng
             )
-            out[power] = bot_orders(position, power, rng, people[power], board, promised)
+            out[power] = bot_orders(position, power, rng, people[power], variant, promised)
         return out
 
     def after_phase(

@@ -17,12 +17,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, Order, SupportMove
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
+from judge.adjudicator.variant import Variant
 from judge.bots.baseline import adjustment_orders, movement_orders, retreat_orders
-from judge.bots.mapview import MapView, view_of_board
+from judge.bots.mapview import MapView, view_of_variant
 from judge.bots.personality import Personality, personality
 from judge.bots.search import best_candidate
 from judge.bots.tactics import add_convoys, add_supports
@@ -83,12 +85,13 @@ def bot_orders(
     power: str,
     rng: random.Random,
     person: Personality | str | None = None,
-    board: Board | None = None,
+    variant: Variant | None = None,
     commitments: Commitments = NO_COMMITMENTS,
     plain: bool = False,
 ) -> list[Order]:
-    b = board or standard_board()
-    view = view_of_board(b)
+    v = variant or installed_variant(position.variant)
+    b = v.board
+    view = view_of_variant(v)
     legal = possible_orders(position, power, b)
     if not legal:
         return []
@@ -131,7 +134,7 @@ def bot_orders(
             seen.add(key)
             candidates.append(orders)
     replies = likely_replies(b, view, position, power, rng, counts)
-    return best_candidate(b, view, position, power, candidates, replies, valuation, character.risk)
+    return best_candidate(v, view, position, power, candidates, replies, valuation, character.risk)
 
 
 def likely_replies(

@@ -7,10 +7,11 @@ decided by the adjudicator itself (``possible_orders``), with the same board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
-from judge.adjudicator.geography import POWERS, Board
+from judge.adjudicator.geography import Board
+from judge.adjudicator.variant import Variant
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,14 +42,14 @@ class MapView:
 
 @cache
 def view_of_board(board: Board) -> MapView:
-    """The adapter for the adjudicator's ``Board`` (the standard map today)."""
+    """The adapter for the adjudicator's ``Board``."""
     fleet_reach = {
         loc: frozenset(t.split("/", 1)[0] for t in targets)
         for loc, targets in board.fleet_adjacency.items()
     }
     passable = tuple(sorted(c for c, p in board.provinces.items() if p.kind != "impassable"))
     return MapView(
-        powers=POWERS,
+        powers=board.powers,
         provinces=passable,
         supply_centers=board.supply_centers,
         homes=board.all_home_centers,
@@ -58,3 +59,16 @@ def view_of_board(board: Board) -> MapView:
         land=frozenset(c for c, p in board.provinces.items() if p.is_land),
         sea=frozenset(c for c, p in board.provinces.items() if p.is_sea),
     )
+
+
+def view_of_variant(variant: Variant) -> MapView:
+    """The adapter for a ``Variant``: its board, with the variant's own powers."""
+    view = view_of_board(variant.board)
+    if view.powers == variant.powers:
+        return view
+    return _with_powers(view, variant.powers)
+
+
+@cache
+def _with_powers(view: MapView, powers: tuple[str, ...]) -> MapView:
+    return replace(view, powers=powers, homes={p: view.homes.get(p, ()) for p in powers})

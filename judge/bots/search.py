@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Order
 from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.bots.mapview import MapView
 from judge.bots.valuation import Valuation
 
@@ -28,7 +28,7 @@ STRUCK = 0.3
 
 
 def score(
-    board: Board,
+    variant: Variant,
     view: MapView,
     before: Position,
     after: Position,
@@ -38,7 +38,7 @@ def score(
 ) -> float:
     units = after.units
     fall = before.phase.season_rank == 1
-    centres = capture_centers(board, units, after.centers) if fall else after.centers
+    centres = capture_centers(variant.board, units, after.centers) if fall else after.centers
     value = 0.0
     for prov, unit in units.items():
         if unit.power == power:
@@ -53,7 +53,7 @@ def score(
 
 
 def best_candidate(
-    board: Board,
+    variant: Variant,
     view: MapView,
     position: Position,
     power: str,
@@ -71,8 +71,8 @@ def best_candidate(
         for reply in replies:
             orders = dict(reply)
             orders[power] = candidate
-            after = adjudicate(position, orders, board=board).position
-            scores.append(score(board, view, position, after, power, valuation, norm))
+            after = adjudicate(position, orders, variant=variant).position
+            scores.append(score(variant, view, position, after, power, valuation, norm))
         mean = sum(scores) / len(scores)
         total = risk * mean + (1.0 - risk) * min(scores)
         if best is None or total > best[0]:

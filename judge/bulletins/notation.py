@@ -91,7 +91,7 @@ _VERBS: dict[str, dict[str, str]] = {
 
 
 @dataclass(frozen=True)
-class OrderLine:
+class NotatedOrder:
     text: str  # the order as the language writes it
     notes: tuple[str, ...]  # njudge-style notes, already translated (empty in French)
 
@@ -118,20 +118,20 @@ def render_order(
     dislodged: bool = False,
     annihilated: bool = False,
     source: str = "submitted",
-) -> OrderLine:
+) -> NotatedOrder:
     """One line of a bulletin for the order ``canonical`` whose outcome is ``mark``."""
     try:
         order = parse_canonical(canonical)
     except NotationError:
         # an order kept verbatim because it could not be read: show the text as sent
-        return OrderLine(canonical, ("(i)",) if lang == "fr" else (NOTES[lang]["illegal"],))
+        return NotatedOrder(canonical, ("(i)",) if lang == "fr" else (NOTES[lang]["illegal"],))
     if lang == "fr":
         return _french(order, mark, adjustment, annihilated, source)
     return _njudge(order, mark, lang, adjustment, dislodged, annihilated, source)
 
 
 def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bool,
-            annihilated: bool, source: str) -> OrderLine:
+            annihilated: bool, source: str) -> NotatedOrder:
     v = _VERBS[lang]
     if isinstance(order, Waive):
         text = v["W"]
@@ -171,14 +171,14 @@ def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bo
         notes.append(words["destroyed"])
     elif dislodged:
         notes.append(words["dislodged"])
-    return OrderLine(text, tuple(notes))
+    return NotatedOrder(text, tuple(notes))
 
 
 def _french(order: Order, mark: Mark, adjustment: bool, annihilated: bool,
-            source: str) -> OrderLine:
+            source: str) -> NotatedOrder:
     ok = mark is Mark.SUCCEEDS
     if isinstance(order, Waive):
-        return OrderLine("+ (renonce)", ())
+        return NotatedOrder("+ (renonce)", ())
     unit = f"{order.unit_type.value} {_fr(order.location)}"
     if isinstance(order, Build):
         text = f"+ {unit}"
@@ -211,4 +211,4 @@ def _french(order: Order, mark: Mark, adjustment: bool, annihilated: bool,
         marks.append("(o)")
     if annihilated:
         marks.append("(a)")
-    return OrderLine(" ".join([text, *marks]), ())
+    return NotatedOrder(" ".join([text, *marks]), ())

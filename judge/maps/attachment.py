@@ -6,9 +6,9 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
+from judge.maps.map_view import snapshot_from_turn
 from judge.maps.png import render_png
-from judge.maps.render import render_svg
-from judge.maps.snapshot import snapshot_from_turn
+from judge.maps.svg import render_svg
 
 
 def map_attachment(

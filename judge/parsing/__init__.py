@@ -32,7 +32,7 @@ Pure: no I/O. The public API, for the mail layer and the ``judge parse`` command
     allows are refused.
   - With a position, every completed order also goes through the adjudicator's legality check
     (``judge.adjudicator.legality.normalize``), whose refusals map onto ``ParseError`` members
-    (``refusals.py``): the judge has one notion of adjacency and legality, the parser only gives
+    (``legality_reasons.py``): the judge has one notion of adjacency and legality, the parser only gives
     more precise reasons first.
 
 ``parse_order(text, lang, position=None, power=None, phase=None) -> ParsedOrder`` reads one.

@@ -21,15 +21,12 @@ def fold(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Lexicon:
+class CommandWords:
     raw: dict[str, Any]
     # folded phrase (tuple of words) -> (verb or option key, language)
     phrases: dict[tuple[str, ...], tuple[str, str]]
     longest: int
     power_words: dict[str, str]
-
-    def command_info(self, verb: Verb) -> dict[str, Any]:
-        return self.raw["commands"][verb.value]
 
     def keyword(self, verb: Verb, lang: str) -> str:
         return self.raw["commands"][verb.value][lang][0]
@@ -42,7 +39,7 @@ class Lexicon:
 
 
 @cache
-def lexicon() -> Lexicon:
+def lexicon() -> CommandWords:
     raw = json.loads(resources.files("judge.parsing").joinpath("command_words.json").read_text(
         encoding="utf-8"))
     phrases: dict[tuple[str, ...], tuple[str, str]] = {}
@@ -53,7 +50,7 @@ def lexicon() -> Lexicon:
                 for phrase in info[lang]:
                     phrases.setdefault(tuple(fold(phrase).split()), (name, lang))
     power_words = {fold(w): p for p, words in raw["powers"].items() for w in words}
-    return Lexicon(raw, phrases, max(len(p) for p in phrases), power_words)
+    return CommandWords(raw, phrases, max(len(p) for p in phrases), power_words)
 
 
 def parse_power(word: str, allow_gm: bool = False) -> str | None:

@@ -74,15 +74,6 @@ class Problem(StrEnum):
     STRAY_END = "stray_end"
 
 
-# verbs whose keyword must stand alone on its line; with more words the line is something else
-# (``FIN`` is the French END but also Finland's code in an order)
-NO_ARGS = frozenset({
-    Verb.HELP, Verb.SIGNOFF, Verb.CLEAR, Verb.STATUS, Verb.SET_WAIT, Verb.SET_NOWAIT,
-    Verb.ENDPRESS, Verb.DRAW, Verb.NO_DRAW, Verb.RESIGN, Verb.START, Verb.PAUSE, Verb.RESUME,
-    Verb.PREVIEW, Verb.END,
-})
-
-
 @dataclass(frozen=True)
 class Command:
     verb: Verb

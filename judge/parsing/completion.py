@@ -21,8 +21,8 @@ from judge.adjudicator.orders import (
 )
 from judge.parsing.errors import Note, ParseError, ParseFailure
 from judge.parsing.grammar import Draft, Kind
+from judge.parsing.legality_reasons import check_legal
 from judge.parsing.reading import A, Context, F, NoteList
-from judge.parsing.refusals import check_legal
 from judge.parsing.supports import SupportReading
 
 _MOVEMENT = {Kind.HOLD, Kind.MOVE, Kind.SUPPORT, Kind.CONVOY}
@@ -34,30 +34,30 @@ class _Completer(SupportReading):
         kind, phase = self.d.kind, self.ctx.phase
         if phase is None:
             if kind is Kind.BARE:
-                raise ParseFailure(ParseError.IncompleteOrder)
+                raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             return kind
         if phase.is_movement:
             if kind is Kind.BARE:
-                raise ParseFailure(ParseError.IncompleteOrder)
+                raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             if kind not in _MOVEMENT:
-                raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+                raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
             return kind
         if phase.is_retreat:
             if kind is Kind.MOVE:
-                self.note(Note.ReadAsRetreat)
+                self.note(Note.READ_AS_RETREAT)
                 return Kind.RETREAT
             if kind is Kind.REMOVE:
                 return Kind.DISBAND
             if kind not in (Kind.RETREAT, Kind.DISBAND):
-                raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+                raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
             return kind
         if kind is Kind.BARE:
-            self.note(Note.ReadAsBuild)
+            self.note(Note.READ_AS_BUILD)
             return Kind.BUILD
         if kind is Kind.DISBAND:
             return Kind.REMOVE
         if kind not in (Kind.BUILD, Kind.REMOVE, Kind.WAIVE):
-            raise ParseFailure(ParseError.WrongPhase, phase=str(phase))
+            raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
         return kind
 
     # --- the ordered unit --------------------------------------------------------------
@@ -69,29 +69,29 @@ class _Completer(SupportReading):
             if self.ctx.phase is not None and self.ctx.phase.is_retreat:
                 dislodged = pos.dislodged.get(place.province)
                 if dislodged is None:
-                    raise ParseFailure(ParseError.NotDislodged, province=place.province)
+                    raise ParseFailure(ParseError.NOT_DISLODGED, province=place.province)
                 unit = dislodged.unit
             else:
                 found = pos.units.get(place.province)
                 if found is None:
-                    raise ParseFailure(ParseError.NoUnitThere, province=place.province)
+                    raise ParseFailure(ParseError.NO_UNIT_THERE, province=place.province)
                 unit = found
             owner = self.owner()
             if owner and unit.power != owner:
-                raise ParseFailure(ParseError.NotYourUnit, unit=str(unit), owner=unit.power)
+                raise ParseFailure(ParseError.NOT_YOUR_UNIT, unit=str(unit), owner=unit.power)
             if self.d.unit_type and self.d.unit_type is not unit.type:
                 raise ParseFailure(
-                    ParseError.WrongUnitType, unit=str(unit), written=self.d.unit_type.value
+                    ParseError.WRONG_UNIT_TYPE, unit=str(unit), written=self.d.unit_type.value
                 )
             if self.d.unit_type is None:
-                self.note(Note.UnitTypeFilledIn, unit=str(unit))
+                self.note(Note.UNIT_TYPE_FILLED_IN, unit=str(unit))
             if unit.location not in (place.location, place.province):
-                self.note(Note.UnitCoastFromPosition, unit=str(unit))
+                self.note(Note.UNIT_COAST_FROM_POSITION, unit=str(unit))
             return unit.type, unit.location
         unit_type = self.d.unit_type or self.ctx.known_types.get(place.province)
         if unit_type is None:
             unit_type = self.infer_type(kind)
-            self.note(Note.UnitTypeFilledIn, unit=f"{unit_type.value} {place.location}")
+            self.note(Note.UNIT_TYPE_FILLED_IN, unit=f"{unit_type.value} {place.location}")
         self.check_stand(unit_type, place)
         return unit_type, self.fleet_location(unit_type, place)
 
@@ -115,7 +115,7 @@ class _Completer(SupportReading):
             implied = self.type_towards(d.place, reach)
             if implied is not None:
                 return implied
-        raise ParseFailure(ParseError.MissingUnitType, province=d.place.province)
+        raise ParseFailure(ParseError.MISSING_UNIT_TYPE, province=d.place.province)
 
     def complete(self) -> Order:
         kind = self.kind()
@@ -144,25 +144,25 @@ class _Completer(SupportReading):
         assert target is not None
         here = board.province_of(location)
         if target.province == here:
-            raise ParseFailure(ParseError.MoveToOwnProvince, province=here)
+            raise ParseFailure(ParseError.MOVE_TO_OWN_PROVINCE, province=here)
         there = board.provinces[target.province]
         if there.kind == "impassable":
-            raise ParseFailure(ParseError.Impassable, province=target.province)
+            raise ParseFailure(ParseError.IMPASSABLE, province=target.province)
         if unit_type is A:
             if there.is_sea:
-                raise ParseFailure(ParseError.ArmyToSea, province=target.province)
+                raise ParseFailure(ParseError.ARMY_TO_SEA, province=target.province)
             if target.coast:
-                self.note(Note.ArmyCoastIgnored, province=target.province)
+                self.note(Note.ARMY_COAST_IGNORED, province=target.province)
             if board.army_can_move(here, target.province):
                 return location, target.province
             coastal = board.provinces[here].kind == "coast" and there.kind == "coast"
             if convoy_ok and coastal:
                 if not self.d.via:
-                    self.note(Note.NeedsConvoy, province=target.province)
+                    self.note(Note.NEEDS_CONVOY, province=target.province)
                 return location, target.province
-            raise ParseFailure(ParseError.NotAdjacent, province=here, target=target.province)
+            raise ParseFailure(ParseError.NOT_ADJACENT, province=here, target=target.province)
         if there.kind == "land":
-            raise ParseFailure(ParseError.FleetToInland, province=target.province)
+            raise ParseFailure(ParseError.FLEET_TO_INLAND, province=target.province)
         pairs: list[tuple[str, str]] = []
         for source in self.sources(location):
             for reach in board.fleet_coasts_reachable(source, target.province):
@@ -174,20 +174,20 @@ class _Completer(SupportReading):
             ]
             if any(board.fleet_reaches_province(c, target.province) for c in other_coasts):
                 raise ParseFailure(
-                    ParseError.NotReachableFromCoast, location=location, target=target.province
+                    ParseError.NOT_REACHABLE_FROM_COAST, location=location, target=target.province
                 )
             if target.coast and any(
                 board.fleet_reaches_province(s, target.province) for s in self.sources(location)
             ):
-                raise ParseFailure(ParseError.CoastNotReachable, target=target.location)
-            raise ParseFailure(ParseError.NotAdjacent, province=here, target=target.province)
+                raise ParseFailure(ParseError.COAST_NOT_REACHABLE, target=target.location)
+            raise ParseFailure(ParseError.NOT_ADJACENT, province=here, target=target.province)
         reached = sorted({reach for _, reach in pairs})
         if len(reached) > 1:
-            raise ParseFailure(ParseError.MissingCoast, province=target.province)
+            raise ParseFailure(ParseError.MISSING_COAST, province=target.province)
         origins = sorted({source for source, _ in pairs})
         origin = origins[0] if len(origins) == 1 else location
         if target.coast is None and reached[0] != target.province:
-            self.note(Note.CoastFilledIn, location=reached[0])
+            self.note(Note.COAST_FILLED_IN, location=reached[0])
         return origin, reached[0]
 
     def move(self, unit_type: UnitType, location: str) -> Move | Hold:
@@ -202,14 +202,14 @@ class _Completer(SupportReading):
         try:
             origin, reached = self.target_of_move(unit_type, location, convoy_ok=True)
         except ParseFailure as failure:
-            if not (coast_unsaid and failure.reason is ParseError.MissingCoast):
+            if not (coast_unsaid and failure.reason is ParseError.MISSING_COAST):
                 raise
         else:
             if not coast_unsaid:
                 return Move(unit_type, origin, reached, via_convoy=self.d.via and unit_type is A)
         # seed 002: "se non specificata si interpretano come fermata"
-        self.notes = [(n, p) for n, p in self.notes if n is not Note.CoastFilledIn]
-        self.note(Note.CoastMissingHolds, province=target.province)
+        self.notes = [(n, p) for n, p in self.notes if n is not Note.COAST_FILLED_IN]
+        self.note(Note.COAST_MISSING_HOLDS, province=target.province)
         return Hold(unit_type, location)
 
     def retreat(self, unit_type: UnitType, location: str) -> Retreat:
@@ -224,7 +224,7 @@ class _Completer(SupportReading):
                     if self.board.province_of(r) == self.board.province_of(target)
                 ]
                 if not allowed:
-                    raise ParseFailure(ParseError.RetreatNotAllowed, target=target)
+                    raise ParseFailure(ParseError.RETREAT_NOT_ALLOWED, target=target)
                 if target not in allowed:
                     target = allowed[0]
         return Retreat(unit_type, origin, target)
@@ -233,21 +233,21 @@ class _Completer(SupportReading):
         d, board, pos = self.d, self.board, self.ctx.position
         assert d.place is not None
         if d.unit_type is None:
-            raise ParseFailure(ParseError.MissingUnitType, province=d.place.province)
+            raise ParseFailure(ParseError.MISSING_UNIT_TYPE, province=d.place.province)
         prov = board.provinces[d.place.province]
         owner = self.owner()
         if not prov.supply_center or prov.home is None or (owner and prov.home != owner):
-            raise ParseFailure(ParseError.BuildNotHome, province=prov.code, power=owner or "")
+            raise ParseFailure(ParseError.BUILD_NOT_HOME, province=prov.code, power=owner or "")
         self.check_stand(d.unit_type, d.place)
         location = self.fleet_location(d.unit_type, d.place)
         if d.unit_type is F and prov.coasts and d.place.coast is None:
-            raise ParseFailure(ParseError.MissingCoast, province=prov.code)
+            raise ParseFailure(ParseError.MISSING_COAST, province=prov.code)
         if pos is not None:
             if owner and pos.centers.get(prov.code) != owner:
-                raise ParseFailure(ParseError.BuildNotOwned, province=prov.code)
+                raise ParseFailure(ParseError.BUILD_NOT_OWNED, province=prov.code)
             if prov.code in pos.units:
                 raise ParseFailure(
-                    ParseError.BuildOccupied, province=prov.code, unit=str(pos.units[prov.code])
+                    ParseError.BUILD_OCCUPIED, province=prov.code, unit=str(pos.units[prov.code])
                 )
         return Build(d.unit_type, location)
 

@@ -202,7 +202,7 @@ class _Reader:
 
     def place(self) -> Place:
         if self.at_end():
-            raise ParseFailure(ParseError.IncompleteOrder)
+            raise ParseFailure(ParseError.INCOMPLETE_ORDER)
         # British postal notation wraps the province: "A(Pru)", "F(Spa)(sc)"
         if self.tokens[self.i] == "(":
             m = self.lex.match(self.tokens, self.i + 1, _PROVINCE)
@@ -216,8 +216,8 @@ class _Reader:
         if m is None:
             word = self.tokens[self.i] if not self.at_end() else ""
             if word in self.lex.ambiguous:
-                raise ParseFailure(ParseError.AmbiguousProvince, word=word)
-            raise ParseFailure(ParseError.UnknownProvince, word=self.unknown_words())
+                raise ParseFailure(ParseError.AMBIGUOUS_PROVINCE, word=word)
+            raise ParseFailure(ParseError.UNKNOWN_PROVINCE, word=self.unknown_words())
         if m.end == self.i + 1 and self.tokens[self.i] in self.lex.conflicts:
             self.readings.append((self.tokens[self.i], m.value))
         self.i = m.end
@@ -248,7 +248,7 @@ class _Reader:
             elif nxt in _COAST_LETTERS:
                 direction, self.i = _COAST_LETTERS[nxt], self.i + 2
             else:
-                raise ParseFailure(ParseError.NoSuchCoast, province=province, coast=nxt)
+                raise ParseFailure(ParseError.NO_SUCH_COAST, province=province, coast=nxt)
         elif tok == "(":
             m = self.lex.match(self.tokens, self.i + 1, _COAST)
             nxt = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else ""
@@ -268,7 +268,7 @@ class _Reader:
             return None
         coast = self.lex.coast(province, direction)
         if coast is None:
-            raise ParseFailure(ParseError.NoSuchCoast, province=province, coast=direction)
+            raise ParseFailure(ParseError.NO_SUCH_COAST, province=province, coast=direction)
         return coast
 
     # --- the order -----------------------------------------------------------------------
@@ -337,7 +337,7 @@ class _Reader:
             if self.lex.match(self.tokens, self.i, _PROVINCE):
                 draft.kind, draft.target = Kind.MOVE, self.place()
                 return draft
-            raise ParseFailure(ParseError.UnrecognisedOrder, word=self.unknown_words())
+            raise ParseFailure(ParseError.UNRECOGNISED_ORDER, word=self.unknown_words())
         if word == "hold":
             draft.kind = Kind.HOLD
         elif word == "move":
@@ -354,8 +354,8 @@ class _Reader:
             draft.other_type, draft.other = self.foreign_unit()
             if not self.take(_MOVE) and not self.lex.match(self.tokens, self.i, _PROVINCE):
                 if self.lex.match(self.tokens, self.i, frozenset({"support"})):
-                    raise ParseFailure(ParseError.SupportCannotBeConvoyed)
-                raise ParseFailure(ParseError.IncompleteOrder)
+                    raise ParseFailure(ParseError.SUPPORT_CANNOT_BE_CONVOYED)
+                raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             draft.target = self.place()
         elif word == "retreat":
             draft.kind, draft.target = Kind.RETREAT, self.place()
@@ -366,7 +366,7 @@ class _Reader:
         elif word == "remove":
             draft.kind = Kind.REMOVE
         else:
-            raise ParseFailure(ParseError.UnrecognisedOrder, word=self.rest())
+            raise ParseFailure(ParseError.UNRECOGNISED_ORDER, word=self.rest())
         return draft
 
     def trailing(self, draft: Draft) -> None:
@@ -383,7 +383,7 @@ class _Reader:
                 draft.comments.append(" ".join(self.tokens[self.i + 1 : close]))
                 self.i = close + 1
                 continue
-            raise ParseFailure(ParseError.TrailingText, text=self.rest())
+            raise ParseFailure(ParseError.TRAILING_TEXT, text=self.rest())
 
 
 def power_header(tokens: tuple[str, ...], lex: Lexicon) -> str | None:

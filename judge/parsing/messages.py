@@ -36,12 +36,12 @@ def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
     values: dict[str, Any] = {}
     for key, value in params.items():
         values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
-    if reason is ParseError.UnknownProvince:
+    if reason is ParseError.UNKNOWN_PROVINCE:
         values["suggestions"] = _suggestions(str(params.get("word", "")), lang)
-    elif reason is ParseError.AmbiguousProvince:
+    elif reason is ParseError.AMBIGUOUS_PROVINCE:
         values.update(_meanings(lexicon(lang).ambiguous.get(str(params.get("word")), {}), lang))
         values["word"] = str(params.get("word", "")).upper()
-    elif reason is Note.ReadInGameNotation:
+    elif reason is Note.READ_IN_GAME_NOTATION:
         values.update(_meanings(lexicon(lang).conflicts.get(str(params.get("word")), {}), lang))
         values["word"] = str(params.get("word", "")).upper()
     template: str = templates[group][reason.value][lang]

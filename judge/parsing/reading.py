@@ -56,11 +56,11 @@ class UnitReading:
     def check_stand(self, unit_type: UnitType, place: Place) -> None:
         prov = self.board.provinces[place.province]
         if prov.kind == "impassable":
-            raise ParseFailure(ParseError.Impassable, province=place.province)
+            raise ParseFailure(ParseError.IMPASSABLE, province=place.province)
         if unit_type is A and prov.is_sea:
-            raise ParseFailure(ParseError.ArmyAtSea, province=place.province)
+            raise ParseFailure(ParseError.ARMY_AT_SEA, province=place.province)
         if unit_type is F and prov.kind == "land":
-            raise ParseFailure(ParseError.FleetInland, province=place.province)
+            raise ParseFailure(ParseError.FLEET_INLAND, province=place.province)
 
     def type_towards(self, place: Place, reach: str) -> UnitType | None:
         """The unit type at ``place`` implied by the province it acts on, if only one fits."""
@@ -78,7 +78,7 @@ class UnitReading:
     def fleet_location(self, unit_type: UnitType, place: Place) -> str:
         if unit_type is A:
             if place.coast:
-                self.note(Note.ArmyCoastIgnored, province=place.province)
+                self.note(Note.ARMY_COAST_IGNORED, province=place.province)
             return place.province
         return place.location
 

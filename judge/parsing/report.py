@@ -141,7 +141,7 @@ def parse_orders(
         pieces = split_raw(line)
         if not pieces and line.strip():
             item = ParsedOrder(line_no, line.strip(), lang)
-            item.fail(ParseFailure(ParseError.Empty))
+            item.fail(ParseFailure(ParseError.EMPTY))
             items.append(item)
             drafts.append(None)
         for piece in pieces:
@@ -167,9 +167,9 @@ def parse_orders(
                     ):
                         draft.kind = previous.kind  # "builds F Kie and A Mun"
                     item.power = draft.label
-                    item.notes.extend((Note.CommentIgnored, {"text": c}) for c in draft.comments)
+                    item.notes.extend((Note.COMMENT_IGNORED, {"text": c}) for c in draft.comments)
                     item.notes.extend(
-                        (Note.ReadInGameNotation, {"word": word, "province": code})
+                        (Note.READ_IN_GAME_NOTATION, {"word": word, "province": code})
                         for word, code in draft.readings
                     )
                     previous = draft
@@ -209,7 +209,7 @@ def parse_order(
     report = parse_orders([text], lang, position, power, phase, rules)
     if not report.items:
         item = ParsedOrder(1, text, lang)
-        item.fail(ParseFailure(ParseError.Empty))
+        item.fail(ParseFailure(ParseError.EMPTY))
         return item
     return report.items[0]
 
@@ -259,8 +259,8 @@ def _replace_duplicates(items: list[ParsedOrder]) -> None:
         if earlier is not None and earlier.order is not None:
             unit = f"{item.order.unit_type.value} {item.order.location}"  # type: ignore[union-attr]
             earlier.replaced = True
-            earlier.notes.append((Note.ReplacedByLater, {"unit": unit}))
-            item.notes.append((Note.ReplacesEarlier, {"unit": unit}))
+            earlier.notes.append((Note.REPLACED_BY_LATER, {"unit": unit}))
+            item.notes.append((Note.REPLACES_EARLIER, {"unit": unit}))
         latest[key] = item
 
 
@@ -278,7 +278,7 @@ def _check_supports(items: list[ParsedOrder]) -> None:
             theirs = standing.get(order.supported)
             if isinstance(theirs, Move):
                 item.fail(
-                    ParseFailure(ParseError.SupportHoldOfMovingUnit, province=order.supported)
+                    ParseFailure(ParseError.SUPPORT_HOLD_OF_MOVING_UNIT, province=order.supported)
                 )
         elif isinstance(order, SupportMove):
             theirs = standing.get(order.supported)
@@ -286,7 +286,7 @@ def _check_supports(items: list[ParsedOrder]) -> None:
                 isinstance(theirs, Move) and theirs.target.split("/", 1)[0] == order.target
             ):
                 unit = f"{order.supported_type.value} {order.supported}"
-                item.notes.append((Note.SupportDoesNotMatch, {"unit": unit, "order": str(theirs)}))
+                item.notes.append((Note.SUPPORT_DOES_NOT_MATCH, {"unit": unit, "order": str(theirs)}))
 
 
 def _check_adjustment_counts(
@@ -310,6 +310,6 @@ def _check_adjustment_counts(
         allowed = owed.get(owner, 0) if isinstance(order, Build) else -owed.get(owner, 0)
         if used[key] > allowed:
             error = (
-                ParseError.TooManyBuilds if isinstance(order, Build) else ParseError.TooManyRemovals
+                ParseError.TOO_MANY_BUILDS if isinstance(order, Build) else ParseError.TOO_MANY_REMOVALS
             )
             item.fail(ParseFailure(error, power=owner))

@@ -30,7 +30,7 @@ from judge.rules.generated import GeneratedOrder
 from judge.rules.lateness import LateBalance, days_spendable, extended_deadline
 from judge.rules.onp import AbandonmentOutcome, after_abandonment, keeps_three_and_two
 from judge.rules.options import RuleSet
-from judge.rules.snapshot import GameSnapshot, ReplacementSearch, Seat, SeatStatus
+from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
 from judge.rules.votes import eligible_votes
 
 
@@ -45,7 +45,7 @@ def needs_orders(position: Position, power: str) -> bool:
     return owed < 0 or (owed > 0 and bool(free_home_centers(position, power)))
 
 
-def may_take_over(position: Position, seat: Seat) -> bool:
+def may_take_over(position: Position, seat: SeatState) -> bool:
     """A replacement player may take an abandoned power (awaiting one, or in Sommossa) while
     it keeps three centres, two of them at home (seed 002)."""
     abandoned = seat.status in (SeatStatus.AWAITING_REPLACEMENT, SeatStatus.SOMMOSSA)
@@ -89,7 +89,7 @@ def decide(snapshot: GameSnapshot) -> Decision:
     return _adjudicate(s, Why.DEADLINE_PASSED)
 
 
-def _balance(seat: Seat) -> LateBalance:
+def _balance(seat: SeatState) -> LateBalance:
     return LateBalance(seat.late_days_left, seat.late_days_used_this_turn)
 
 
@@ -164,7 +164,7 @@ def _adjudicate(s: GameSnapshot, why: Why) -> Decision:
 
 def _standing(
     s: GameSnapshot,
-    seat: Seat,
+    seat: SeatState,
     updates: dict[str, SeatUpdate],
     dropped: list[str],
     calls: list[str],

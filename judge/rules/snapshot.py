@@ -20,7 +20,7 @@ class SeatStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatState:
     """One power's seat.
 
     ``strikes``: consecutive movement phases without orders before this one (ONP count).
@@ -61,7 +61,7 @@ class GameSnapshot:
     position: Position
     deadline: datetime
     now: datetime
-    seats: Mapping[str, Seat]
+    seats: Mapping[str, SeatState]
     orders: Mapping[str, Sequence[Order]] = field(default_factory=dict)
     foreign_orders: Mapping[str, Mapping[str, Sequence[Order]]] = field(default_factory=dict)
     options: GameOptions = field(default_factory=GameOptions)
@@ -71,8 +71,8 @@ class GameSnapshot:
     draw_votes: frozenset[str] = frozenset()
     concessions: Mapping[str, str] = field(default_factory=dict)
 
-    def seat(self, power: str) -> Seat:
-        return self.seats.get(power, Seat(power, status=SeatStatus.ELIMINATED))
+    def seat(self, power: str) -> SeatState:
+        return self.seats.get(power, SeatState(power, status=SeatStatus.ELIMINATED))
 
     def late_balances(self) -> dict[str, int]:
         """Late days left per power still in the game, for every bulletin."""

@@ -29,7 +29,7 @@ from judge.adjudicator.variant import Variant
 from judge.rules.assignment import RandomChooser, assign_by_lot, assign_by_preference
 from judge.rules.lateness import LateBalance
 from judge.rules.options import GameOptions
-from judge.service import deadlines, snapshot
+from judge.service import deadlines, snapshot_rows
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Account, Game, Seat, default_game_options
@@ -59,7 +59,7 @@ def update_options(game: Game, **changes: Any) -> None:
 
 def rule_options(game: Game) -> GameOptions:
     # one reading of the option dict for the whole judge (the turns code uses the same)
-    return snapshot.game_options(options(game))
+    return snapshot_rows.game_options(options(game))
 
 
 def is_blind(game: Game) -> bool:

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.service import games
-from judge.service.commands import render
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
+from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
 from judge.storage import playrepo
 from judge.storage.models import Game, Press, Seat
@@ -40,10 +40,10 @@ def send_press(s: MailSession, cmd: Command) -> None:
     sender = s.actor.power or GM
     mode = games.press_mode(game)
     if mode == "none" and not (s.actor.gm and s.actor.seat is None):
-        s.say(Refusal.NO_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_PRESS, game=game.name)
         return
     if cmd.grey and mode != "grey":
-        s.say(Refusal.NO_GREY_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_GREY_PRESS, game=game.name)
         return
     seats = [seat for seat in games.playing_seats(s.session, game) if seat.power != sender]
     broadcast = cmd.verb is Verb.BROADCAST
@@ -52,7 +52,7 @@ def send_press(s: MailSession, cmd: Command) -> None:
     gm = games.gm_address(s.session, game)
     to_gm = not broadcast and GM in cmd.powers and sender != GM and gm is not None
     if not seats and not broadcast and not to_gm:
-        s.say(Refusal.NO_RECIPIENTS, powers=list(cmd.powers))
+        s.say(CommandRefusal.NO_RECIPIENTS, powers=list(cmd.powers))
         return
     to_powers = [BROADCAST] if broadcast else sorted(seat.power for seat in seats)
     if to_gm:
@@ -74,14 +74,14 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
     s.session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
                         to_powers=list(to_powers), grey=grey, body="\n".join(body),
                         created=s.now))
-    lang = render.check_lang(game.language)
+    lang = reply_text.check_lang(game.language)
     reply_to = None
     if not grey and games.is_blind(game) and sender != GM:
         reply_to = games.anon_address(game, sender, s.settings)
-    text = render.page(lang, "press", game=game.name, sender=None if grey else sender,
+    text = reply_text.page(lang, "press", game=game.name, sender=None if grey else sender,
                        to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
                        phase=game.phase, body=body, reply_to=reply_to)
-    subject = render.message(lang, "subject_press", game=game.name,
+    subject = reply_text.message(lang, "subject_press", game=game.name,
                              sender=None if grey else sender,
                              broadcast=BROADCAST in to_powers)
     seen = {s.account.address.lower()}
@@ -119,15 +119,15 @@ def relay_anonymous(s: MailSession) -> bool:
     s.begin(None)
     targets = [t for t in targets if t.game_id == game.id]
     if game.status not in ("active", "paused") or not games.is_blind(game):
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return True
     mine = games.seat_of_address(s.session, game, s.account.address)
     is_gm = game.gm_account_id == s.account.id
     if mine is None and not is_gm:
-        s.say(Refusal.NOT_A_PLAYER)
+        s.say(CommandRefusal.NOT_A_PLAYER)
         return True
     if games.press_mode(game) == "none" and not is_gm:
-        s.say(Refusal.NO_PRESS, game=game.name)
+        s.say(CommandRefusal.NO_PRESS, game=game.name)
         return True
     sender = mine.power if mine is not None else GM
     targets = [t for t in targets if t.power != sender and t.account_id is not None]
@@ -138,7 +138,7 @@ def relay_anonymous(s: MailSession) -> bool:
         extra.append(gm)
     powers = sorted(t.power for t in targets)
     if not powers:
-        s.say(Refusal.NO_RECIPIENTS, powers=[])
+        s.say(CommandRefusal.NO_RECIPIENTS, powers=[])
         return True
     body = [line for line in s.ctx.mail.text.splitlines()] if not s.ctx.mail.lines else list(
         s.ctx.mail.lines)

@@ -31,7 +31,7 @@ from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot
 from judge.service import announce, deadlines
 from judge.service.ending import finish_game
-from judge.service.snapshot import (
+from judge.service.snapshot_rows import (
     build_snapshot,
     game_options,
     set_turn_state,

@@ -14,7 +14,7 @@ from judge.adjudicator.jsonio import position_from_json
 from judge.bulletins.views import notice_view
 from judge.rules.due import needs_orders
 from judge.service import announce, deadlines
-from judge.service.snapshot import rules_status
+from judge.service.snapshot_rows import rules_status
 from judge.service.turns import TurnReport, process
 from judge.settings import Settings
 from judge.storage import Database

@@ -191,7 +191,7 @@ def test_datc_command_on_shared_file_fails_only_known_wrong(capsys) -> None:
 def test_house_rules_answer_when_present() -> None:
     handler = cli_adjudicate._handler_for_requests()
     try:
-        import judge.rules.jsonio as rules_jsonio
+        import judge.rules.house_jsonio as rules_jsonio
     except ModuleNotFoundError:
         assert handler is adjudicate_json
     else:

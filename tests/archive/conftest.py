@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.archive.app import ArchiveApp
+from judge.archive.webapp import ArchiveApp
 from judge.storage import Database
 from tests.archive.played import fresh_db, play
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from judge.archive.app import ArchiveApp
+from judge.archive.webapp import ArchiveApp
 from tests.archive.asgi import get
 from tests.archive.played import EVIL_NAME
 

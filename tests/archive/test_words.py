@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judge.archive.app import _templates
-from judge.archive.views import seat_words, source_words
+from judge.archive.pages import seat_words, source_words
+from judge.archive.webapp import _templates
 
 
 def test_seat_statuses_and_order_sources_read_as_words() -> None:

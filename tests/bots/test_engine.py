@@ -164,3 +164,26 @@ def test_bot_beats_random_players_in_a_short_game() -> None:
         position = adjudicate(position, orders).position
     counts = {p: len(position.centers_of(p)) for p in POWERS}
     assert counts["RUSSIA"] > max(v for p, v in counts.items() if p != "RUSSIA")
+
+
+@pytest.mark.parametrize("name", ["pure", "standard-6"])
+def test_plays_other_variants_legally(name: str) -> None:
+    """Through the variant adapter: another map (Pure) and a fewer-player game."""
+    from judge.adjudicator.catalog import variant
+
+    v = variant(name)
+    position = v.initial_position()
+    rng = random.Random(4)
+    moved = False
+    while position.phase.year < 1903:
+        orders = {}
+        for power in v.powers:
+            if power in v.neutral:
+                continue
+            given = bot_orders(position, power, rng, "opportunist", v)
+            for order in given:
+                assert not isinstance(normalize(position, power, order, v.board), Refusal)
+            moved |= any(isinstance(o, Move) for o in given)
+            orders[power] = given
+        position = adjudicate(position, orders, variant=v).position
+    assert moved

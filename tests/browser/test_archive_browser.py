@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.archive.app import ArchiveApp
 from judge.archive.server import bound_port, make_server
+from judge.archive.webapp import ArchiveApp
 from tests.archive.played import EVIL_NAME, SECRET_ORDER, fresh_db, play
 from tests.conftest import need_service
 

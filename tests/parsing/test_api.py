@@ -15,7 +15,7 @@ def test_later_order_wins_and_both_say_so() -> None:
     first, second = report.items
     assert first.replaced and not second.replaced
     assert [str(o) for o in report.orders] == ["A PAR - PIC"]
-    assert (Note.ReplacedByLater, {"unit": "A PAR"}) in first.notes
+    assert (Note.REPLACED_BY_LATER, {"unit": "A PAR"}) in first.notes
     assert second.note_messages == ["replaces the earlier order for A PAR"]
 
 
@@ -23,7 +23,7 @@ def test_reply_lines_one_per_input_line() -> None:
     report = parse_orders("A Par - Bur; A Mar - Spa\n\nA Par - Xyz\n", "en")
     assert report.reply_lines()[0] == "A PAR - BUR; A MAR - SPA"
     assert report.reply_lines()[1] == ""
-    assert report.reply_lines()[2].startswith("ERROR: UnknownProvince: ")
+    assert report.reply_lines()[2].startswith("ERROR: unknown_province: ")
     assert [i.line_no for i in report.items] == [1, 1, 3]
 
 
@@ -70,13 +70,13 @@ def test_every_reason_and_note_has_a_message(lang: str) -> None:
 
 def test_seed_002_errors_in_italian() -> None:
     item = parse_order("F Fin APP A Sve-Nor", "it")
-    assert item.error is ParseError.SupportWithoutSeaBorder
+    assert item.error is ParseError.SUPPORT_WITHOUT_SEA_BORDER
     assert item.message == (
         "una flotta in Finlandia confina con Norvegia solo via terra e non può appoggiare lì"
     )
     item = parse_order("F Tri TRA A Alb-Ven", "it")
     assert item.reply() == (
-        "ERROR: ConvoyByCoastalFleet: una flotta in Trieste, settore costiero, non può trasportare"
+        "ERROR: convoy_by_coastal_fleet: una flotta in Trieste, settore costiero, non può trasportare"
     )
 
 
@@ -94,18 +94,18 @@ def test_label_names_the_power_of_an_order() -> None:
     assert report.items[0].power == "GERMANY"
     assert report.items[0].canonical == "A MUN - RUH"
     wrong = parse_orders(["Francia: A Mun - Ruh"], "it", position=Position.initial())
-    assert wrong.items[0].error is ParseError.NotYourUnit
+    assert wrong.items[0].error is ParseError.NOT_YOUR_UNIT
 
 
 def test_comment_in_parentheses_is_kept_as_a_note() -> None:
     item = parse_order("A MUN T (est valide)", "fr")
     assert item.canonical == "A MUN H"
-    assert item.notes == [(Note.CommentIgnored, {"text": "est valide"})]
+    assert item.notes == [(Note.COMMENT_IGNORED, {"text": "est valide"})]
 
 
 def test_parse_order_of_an_empty_line() -> None:
-    assert parse_order("   ", "en").error is ParseError.Empty
-    assert parse_order("!!", "en").error is ParseError.Empty
+    assert parse_order("   ", "en").error is ParseError.EMPTY
+    assert parse_order("!!", "en").error is ParseError.EMPTY
 
 
 def test_lexicon_data_is_json_and_complete() -> None:
@@ -124,7 +124,7 @@ def test_a_power_header_names_the_power_of_the_orders_below() -> None:
     assert [i.power for i in report.items] == ["GERMANY", "GERMANY", "FRANCE"]
     assert report.reply_lines() == ["", "A MUN - RUH", "F KIE - HOL", "", "A PAR - BUR"]
     wrong = parse_orders(["ENGLAND:", "A Par - Bur"], "en", position=Position.initial())
-    assert wrong.items[0].error is ParseError.NotYourUnit
+    assert wrong.items[0].error is ParseError.NOT_YOUR_UNIT
 
 
 def test_orders_grouped_by_labelled_power() -> None:
@@ -134,7 +134,7 @@ def test_orders_grouped_by_labelled_power() -> None:
         "GERMANY": ["A MUN - RUH"],
         "FRANCE": ["A PAR - BUR"],
     }
-    assert [e.error for e in report.errors] == [ParseError.UnknownProvince]
+    assert [e.error for e in report.errors] == [ParseError.UNKNOWN_PROVINCE]
 
 
 def test_a_support_that_does_not_match_the_move_is_kept_with_a_note() -> None:

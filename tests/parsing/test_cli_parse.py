@@ -27,17 +27,17 @@ def test_one_line_out_per_line_in(capsys, monkeypatch) -> None:
     assert len(lines) == 5
     assert lines[0] == "A PAR - BUR"
     assert lines[1] == ""
-    assert lines[2].startswith("ERROR: MissingCoast: ")
+    assert lines[2].startswith("ERROR: missing_coast: ")
     assert lines[3] == "A PAR - BUR; A MAR S A PAR - BUR"
-    assert lines[4].startswith("ERROR: UnknownProvince: ")
+    assert lines[4].startswith("ERROR: unknown_province: ")
     assert "Par (Paris)" in lines[4]
 
 
 def test_language_choice(capsys, monkeypatch) -> None:
     _, fr, _ = run(capsys, monkeypatch, "A MAR - TUN\nF TOS - VEN\n", "--lang", "fr")
-    assert fr == ["A NAF - TUN", "ERROR: NotAdjacent: Toscane n'est pas adjacente à Venise"]
+    assert fr == ["A NAF - TUN", "ERROR: not_adjacent: Toscane n'est pas adjacente à Venise"]
     _, it, _ = run(capsys, monkeypatch, "A Bud APP A Gal\n", "--lang", "it")
-    assert it[0].startswith("ERROR: SupportAmbiguous: l'appoggio deve sempre specificare")
+    assert it[0].startswith("ERROR: support_ambiguous: l'appoggio deve sempre specificare")
 
 
 def test_with_phase_and_units(capsys, monkeypatch) -> None:
@@ -50,7 +50,7 @@ def test_with_phase_and_units(capsys, monkeypatch) -> None:
     assert lines == [
         "F LON - NTH",
         "A LVP - EDI",
-        "ERROR: WrongUnitType: the unit there is F LON, not A",
+        "ERROR: wrong_unit_type: the unit there is F LON, not A",
         "F STP/SC - BOT",
         "F EDI - NWG",
     ]
@@ -61,7 +61,7 @@ def test_power_and_notes(capsys, monkeypatch) -> None:
     args = ("--lang", "en", "--phase", "S1901M", "--units", units, "--power", "france", "--notes")
     _, lines, _ = run(capsys, monkeypatch, "Par - Bur\nLon - Nth\n", *args)
     assert lines[0] == "A PAR - BUR # read as A PAR"
-    assert lines[1] == "ERROR: NotYourUnit: F LON belongs to ENGLAND"
+    assert lines[1] == "ERROR: not_your_unit: F LON belongs to ENGLAND"
 
 
 def test_retreat_phase_with_dislodged(capsys, monkeypatch) -> None:
@@ -72,7 +72,7 @@ def test_retreat_phase_with_dislodged(capsys, monkeypatch) -> None:
     _, lines, _ = run(capsys, monkeypatch, "A BOU - GAS\nA BOU r TOU\n", *args)
     assert lines == [
         "A BUR R GAS",
-        "ERROR: RetreatNotAllowed: l'unité ne peut pas faire retraite en Marseille",
+        "ERROR: retreat_not_allowed: l'unité ne peut pas faire retraite en Marseille",
     ]
 
 
@@ -97,4 +97,4 @@ def test_installed_command() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.splitlines()[0] == "A VEN - TRI"
-    assert done.stdout.splitlines()[1].startswith("ERROR: ConvoyByCoastalFleet: ")
+    assert done.stdout.splitlines()[1].startswith("ERROR: convoy_by_coastal_fleet: ")

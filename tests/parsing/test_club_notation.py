@@ -82,7 +82,7 @@ def test_a_standard_code_read_as_itself_needs_no_remark() -> None:
 
 def test_a_code_only_foreign_languages_have_and_disagree_on_is_refused() -> None:
     item = parse_order("A Liv - Edi", "en")
-    assert item.error is ParseError.AmbiguousProvince
+    assert item.error is ParseError.AMBIGUOUS_PROVINCE
     assert item.message == (
         '"LIV" means Liverpool in French notation or Livonia in Italian notation: '
         "write the standard code (LVN or LVP)"
@@ -121,7 +121,7 @@ def test_italian_short_forms(text: str, canonical: str) -> None:
 )
 def test_suggestions_rank_the_obvious_province_first(lang: str, word: str, first: str) -> None:
     item = parse_order(f"A Ser - {word}", lang)
-    assert item.error is ParseError.UnknownProvince
+    assert item.error is ParseError.UNKNOWN_PROVINCE
     assert item.message is not None
     choices = re.findall(r"\w+ \([^)]+\)", item.message)
     assert choices[0] == first, item.message
@@ -147,13 +147,13 @@ def test_rulebook_fills_in_the_only_reachable_coast_as_before() -> None:
 
 def test_italian_rules_a_support_must_say_hold_or_move() -> None:
     item = parse_order("A Ven APP A Tri", "it", rules="italian")
-    assert item.error is ParseError.SupportAmbiguous
+    assert item.error is ParseError.SUPPORT_AMBIGUOUS
     assert item.message == (
         "l'appoggio deve sempre specificare se l'unità appoggiata sia ferma o in movimento "
         "(regolamento): scrivere XXX dopo l'unità in Trieste, oppure dove si muove"
     )
     english = parse_order("A Ven S A Tri", "en", rules="italian")
-    assert english.error is ParseError.SupportAmbiguous
+    assert english.error is ParseError.SUPPORT_AMBIGUOUS
     assert parse_order("A Ven APP A Tri XXX", "it", rules="italian").canonical == "A VEN S A TRI"
     # the same mail saying the unit holds settles it, as before
     report = parse_orders(["A Ven APP A Tri", "A Tri XXX"], "it", rules="italian")

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from judge.parsing.commands import parse_mail
-from judge.service.snapshot import game_options
+from judge.service.snapshot_rows import game_options
 
 
 @pytest.mark.parametrize("line", ["ENDING 2025-02-30", "ENDING 0000-00-00", "ENDING 2026-13-01",

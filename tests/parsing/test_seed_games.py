@@ -439,7 +439,7 @@ def test_seed_000_non_adjacent_regions_need_a_convoy() -> None:
     )
     lines = ["FRANCE: A BEL - LON, A ESP - MAR, A MAR - ESP", "ALLEMAGNE: A BER - DAN, A DAN - BER"]
     report = parse_orders(lines, "fr", position=pos, phase="S1901M")
-    assert {item.error for item in report.items} == {ParseError.NoFleetsToConvoy}
+    assert {item.error for item in report.items} == {ParseError.NO_FLEETS_TO_CONVOY}
     # with a fleet at sea to carry it, the army may go
     result, _ = play(["ANGLETERRE: A LON - BEL, F NRD C A LON - BEL"], "fr")
     assert outcome(result, "A LON - BEL") == "succeeds"

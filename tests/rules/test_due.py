@@ -15,7 +15,7 @@ from judge.rules.decision import Action, SeatChangeWhy, Why
 from judge.rules.due import decide, may_take_over, with_orders
 from judge.rules.generated import GeneratedWhy
 from judge.rules.options import EndConditions, GameOptions, RuleSet
-from judge.rules.snapshot import GameSnapshot, ReplacementSearch, Seat, SeatStatus
+from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
 from tests.rules.helpers import position
 
 DEADLINE = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
@@ -24,7 +24,7 @@ AFTER = DEADLINE + timedelta(minutes=1)
 
 
 def _snapshot(now: datetime = AFTER, **changes) -> GameSnapshot:
-    seats = {p: Seat(p, has_orders=True) for p in POWERS}
+    seats = {p: SeatState(p, has_orders=True) for p in POWERS}
     orders = {p: () for p in POWERS}
     snap = GameSnapshot(Position.initial(), DEADLINE, now, seats, orders)
     return replace(snap, **changes)
@@ -187,11 +187,11 @@ def test_game_over_comes_first() -> None:
 
 def test_a_replacement_may_take_over_while_three_and_two_holds() -> None:
     pos = Position.initial()
-    assert may_take_over(pos, Seat("FRANCE", status=SeatStatus.SOMMOSSA))
-    assert may_take_over(pos, Seat("FRANCE", status=SeatStatus.AWAITING_REPLACEMENT))
-    assert not may_take_over(pos, Seat("FRANCE", status=SeatStatus.ACTIVE))
+    assert may_take_over(pos, SeatState("FRANCE", status=SeatStatus.SOMMOSSA))
+    assert may_take_over(pos, SeatState("FRANCE", status=SeatStatus.AWAITING_REPLACEMENT))
+    assert not may_take_over(pos, SeatState("FRANCE", status=SeatStatus.ACTIVE))
     small = position("S1905M", {"FRANCE": ["A PAR"]}, {"FRANCE": ["PAR", "SPA", "POR"]})
-    assert not may_take_over(small, Seat("FRANCE", status=SeatStatus.SOMMOSSA))
+    assert not may_take_over(small, SeatState("FRANCE", status=SeatStatus.SOMMOSSA))
 
 
 def test_sommossa_power_never_builds_and_loses_dislodged_units() -> None:

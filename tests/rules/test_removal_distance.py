@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge.adjudicator.catalog import variant
-from judge.rules.jsonio import adjudicate_json_with_rules
+from judge.rules.house_jsonio import adjudicate_json_with_rules
 
 CASES_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "teddriggs_datc.json"
 _POWERS = {"AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",

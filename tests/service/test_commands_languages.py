@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from judge.service.commands import render
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
+from judge.service.commands import reply_text
 from judge.storage import Database
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "fr"])
 def test_every_outcome_has_a_message(lang: str) -> None:
-    missing = [k.value for k in (*Done, *Refusal) if not render.has_message(lang, k.value)]
+    missing = [k.value for k in (*Done, *CommandRefusal) if not reply_text.has_message(lang, k.value)]
     assert missing == []
     for extra in ("subject_notice", "subject_copy", "subject_press"):
-        assert render.has_message(lang, extra)
+        assert reply_text.has_message(lang, extra)
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -5,34 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from judge.adjudicator.phase import Phase
-from judge.parsing.commands import GM, LANGS, Command, Verb, lexicon
-from judge.service import games
-from judge.service.auth import hash_password, verify_password
-from judge.service.commands.outcomes import Done, Refusal
+from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
+from judge.parsing.commands import LANGS, Command, Verb
+from judge.service import games, usecases
+from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.storage import gamerepo, playrepo
-from judge.storage.models import Game, Seat
-
-ROLE_ORDER = ("anyone", "player", "gm")
+from judge.storage.models import Game
 
 
 def help_groups(lang: str) -> list[dict[str, Any]]:
-    """HELP's content, generated from the lexicon's own metadata."""
-    raw = lexicon().raw
+    """HELP's content, generated from the command table."""
     groups = []
     for role in ROLE_ORDER:
-        rows = []
-        for info in raw["commands"].values():
-            if info["role"] != role:
-                continue
-            rows.append({"keyword": info[lang][0], "args": info["args"][lang],
-                         "help": info["help"][lang]})
-        groups.append({"role": role, "commands": rows})
-    options = [{"keyword": info[lang][0], "values": info["help"][lang]}
-               for info in raw["options"].values()]
+        rows = [{"keyword": row.keyword, "args": row.args, "help": row.help}
+                for row in command_rows(lang, (role,))]
+        groups.append({"role": role.value, "commands": rows})
     return [*groups, {"role": "options", "commands": [
-        {"keyword": o["keyword"], "args": o["values"], "help": ""} for o in options]}]
+        {"keyword": o.keyword, "args": o.values, "help": ""} for o in option_rows(lang)]}]
 
 
 @handles(Verb.HELP)
@@ -43,7 +34,7 @@ def help_command(s: MailSession, cmd: Command) -> None:
 def _game(s: MailSession, name: str | None) -> Game | None:
     game = gamerepo.game_by_name(s.session, name or "")
     if game is None:
-        s.say(Refusal.NO_SUCH_GAME, game=name or "")
+        s.say(CommandRefusal.NO_SUCH_GAME, game=name or "")
         return None
     s.touch(game)
     return game
@@ -121,7 +112,7 @@ def history_command(s: MailSession, cmd: Command) -> None:
             continue
         turns.append({"phase": turn.phase, "text": bulletin_text(turn.bulletins or {}, s.lang)})
     if not turns:
-        s.say(Refusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
+        s.say(CommandRefusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
         return
     s.say(Done.HISTORY, game=game.name, turns=turns)
 
@@ -153,93 +144,56 @@ def observe_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.CREATE)
 def create_command(s: MailSession, cmd: Command) -> None:
-    allowed = s.settings.extra.get("create_allowed")
-    if allowed and s.account.address.lower() not in (a.lower() for a in allowed):
-        s.say(Refusal.CREATE_NOT_ALLOWED)
+    try:
+        game = usecases.create_game(s.session, s.account, cmd.game or "", cmd.password or "",
+                                    cmd.lang, s.now, s.settings.extra.get("create_allowed"))
+    except usecases.Denied as denied:
+        s.say(denied.reason, **denied.params)
         return
-    name = cmd.game or ""
-    if not games.valid_game_name(name):
-        s.say(Refusal.BAD_GAME_NAME, game=name)
-        return
-    if gamerepo.game_by_name(s.session, name) is not None:
-        s.say(Refusal.GAME_EXISTS, game=name)
-        return
-    game = games.create_game(s.session, name, hash_password(cmd.password or ""), s.account,
-                             cmd.lang, s.now)
     s.close_actor()
     s.creating = game
     s.actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
     s.touch(game)
-    s.say(Done.CREATED, game=name)
+    s.say(Done.CREATED, game=game.name)
 
 
 @handles(Verb.JOIN)
 def join_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s, cmd.game)
-    if game is None:
+    try:
+        joined = usecases.join_game(s.session, s.account, cmd.game or "", cmd.password or "",
+                                    cmd.powers, s.now)
+    except usecases.Denied as denied:
+        if denied.about is not None:
+            s.touch(denied.about)
+        s.say(denied.reason, **denied.params)
         return
-    if game.status != "forming":
-        s.say(Refusal.GAME_NOT_FORMING, game=game.name)
-        return
-    seats = gamerepo.seats(s.session, game.id)
-    if any(seat.account_id == s.account.id for seat in seats):
-        s.say(Refusal.ALREADY_IN_GAME, game=game.name)
-        return
-    needed = games.game_variant(game).players
-    if len(seats) >= needed:
-        s.say(Refusal.GAME_FULL, game=game.name)
-        return
-    taken = {seat.power for seat in seats}
-    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
-                       if f"{games.PLACEHOLDER}{n}" not in taken)
-    s.session.add(Seat(game_id=game.id, power=placeholder, account_id=s.account.id,
-                       status="active", password_hash=hash_password(cmd.password or ""),
-                       preferences=list(cmd.powers)))
-    s.session.flush()
-    count = len(seats) + 1
-    gamerepo.audit(s.session, s.now, "join", game_id=game.id, actor_account_id=s.account.id)
-    s.say(Done.JOINED, game=game.name, count=count, needed=needed,
+    game = joined.game
+    s.touch(game)
+    s.say(Done.JOINED, game=game.name, count=joined.count, needed=joined.needed,
           preferences=list(cmd.powers))
-    gm_address = games.gm_address(s.session, game)
-    if count == needed and gm_address:
-        s.notify(gm_address, game, Done.GAME_READY, game=game.name, count=count)
+    if joined.full and joined.gm_address:
+        s.notify(joined.gm_address, game, Done.GAME_READY, game=game.name, count=joined.count)
 
 
 @handles(Verb.SIGNON)
 def signon_command(s: MailSession, cmd: Command) -> None:
     s.close_actor()
-    game = gamerepo.game_by_name(s.session, cmd.game or "")
-    if game is None:
+    try:
+        signed = usecases.sign_on(s.session, cmd.game or "", cmd.power or "", cmd.password or "")
+    except usecases.Denied as denied:
         s.auth_failed = True
-        s.say(Refusal.NO_SUCH_GAME, game=cmd.game or "")
+        if denied.about is not None:
+            s.touch(denied.about)
+        s.say(denied.reason, **denied.params)
         return
-    s.touch(game)
-    sender = s.account.address.lower()
-    if cmd.power == GM:
-        if not verify_password(cmd.password or "", game.password_hash):
-            s.auth_failed = True
-            s.say(Refusal.WRONG_PASSWORD, game=game.name)
-            return
-        actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
-        record = games.gm_address(s.session, game)
-        if record and record.lower() != sender:
-            actor.copy_to.add(record)
-        s.sign_on(actor)
-        s.say(Done.SIGNED_ON_GM, game=game.name)
-        return
-    seat = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
-    if seat is None or seat.account_id is None or seat.status == "vacant":
-        s.auth_failed = True
-        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
-        return
-    if not verify_password(cmd.password or "", seat.password_hash):
-        s.auth_failed = True
-        s.say(Refusal.WRONG_PASSWORD, game=game.name)
-        return
-    actor = Actor(game=game, seat=seat, gm=False, first_entry=len(s.entries) - 1)
-    record = games.address_of_account(s.session, seat.account_id)
-    if record and record.lower() != sender:
+    game, seat = signed.game, signed.seat
+    actor = Actor(game=game, seat=seat, gm=seat is None, first_entry=len(s.entries) - 1)
+    record = signed.address_of_record
+    if record and record.lower() != s.account.address.lower():
         actor.copy_to.add(record)
     s.sign_on(actor)
-    s.say(Done.SIGNED_ON, game=game.name, power=seat.power, phase=game.phase,
-          status=game.status)
+    if seat is None:
+        s.say(Done.SIGNED_ON_GM, game=game.name)
+    else:
+        s.say(Done.SIGNED_ON, game=game.name, power=seat.power, phase=game.phase,
+              status=game.status)

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
-from judge.service import announce, deadlines, ending, games, turns
+from judge.service import announce, deadlines, ending, games, turns, usecases
+from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password
-from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.storage import gamerepo, playrepo
@@ -43,12 +43,12 @@ def option_command(s: MailSession, cmd: Command) -> None:
     assert game is not None and cmd.option is not None
     keyword = lexicon().option_keyword(cmd.option, s.lang)
     if game.status != "forming" and cmd.option in LOCKED_AFTER_START:
-        s.say(Refusal.OPTIONS_LOCKED, option=keyword)
+        s.say(CommandRefusal.OPTIONS_LOCKED, option=keyword)
         return
     try:
         games.apply_option(game, cmd.option, cmd.setting)
     except games.OptionRefused as exc:
-        s.say(Refusal.BAD_OPTION, option=keyword, value=str(exc))
+        s.say(CommandRefusal.BAD_OPTION, option=keyword, value=str(exc))
         return
     s.say(Done.OPTION_SET, option=keyword, value=_show(cmd.setting))
 
@@ -65,12 +65,12 @@ def _show(value: object) -> str:
 def start_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "forming":
-        s.say(Refusal.GAME_NOT_FORMING, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
         return
     try:
         games.start_game(s.session, game, s.now)
     except games.StartRefused as exc:
-        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
+        s.say(CommandRefusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
               needed=games.game_variant(game).players)
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
@@ -102,17 +102,17 @@ def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
 def set_deadline_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     text = cmd.value or ""
     try:
         local = datetime.strptime(text if " " in text else f"{text} 00:00", "%Y-%m-%d %H:%M")
     except ValueError:
-        s.say(Refusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
+        s.say(CommandRefusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
         return
     due = local.replace(tzinfo=deadlines.game_zone(game)).astimezone(UTC)
     if due <= s.now:
-        s.say(Refusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
+        s.say(CommandRefusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
         return
     _reschedule(s, game, due)
 
@@ -121,7 +121,7 @@ def set_deadline_command(s: MailSession, cmd: Command) -> None:
 def extend_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     base = max(game.deadline or s.now, s.now)
     _reschedule(s, game, deadlines.wall_clock_after(base, float(cmd.number or 0),
@@ -132,7 +132,7 @@ def extend_command(s: MailSession, cmd: Command) -> None:
 def pause_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     left = (game.deadline - s.now).total_seconds() if game.deadline else 0.0
     games.update_options(game, paused_seconds_left=max(left, 0.0))
@@ -148,7 +148,7 @@ def pause_command(s: MailSession, cmd: Command) -> None:
 def resume_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "paused":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     game.status = "active"
     left = float(games.options(game).get("paused_seconds_left") or 0)
@@ -161,32 +161,23 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
 
 
-@handles(Verb.PROCESS)
+@handles(Verb.PROCESS, reads_orders=True)
 def process_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s)
-    if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+    try:
+        report = usecases.process_phase(s.session, _game(s), cmd.value or "", s.now, s.settings,
+                                        force=cmd.setting == "force")
+    except usecases.Denied as denied:
+        s.say(denied.reason, **denied.params)
         return
-    if cmd.value != game.phase:
-        s.say(Refusal.NOT_CURRENT_PHASE, phase=cmd.value, current=game.phase)
-        return
-    state = games.options(game).get("turn_state") or {}
-    if state.get("suspended") and state.get("phase") == game.phase and cmd.setting != "force":
-        # seed 002: a week for the search of a replacement; the GM must mean to cut it short
-        s.say(Refusal.SUSPENDED_FOR_REPLACEMENT, game=game.name, phase=game.phase,
-              power=state.get("replacement_for"),
-              deadline=games.local_time(game, game.deadline) if game.deadline else "")
-        return
-    report = turns.process(s.session, game, s.now, s.settings, force=True)
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
           next_phase=report.next_phase)
 
 
-@handles(Verb.PREVIEW)
+@handles(Verb.PREVIEW, reads_orders=True)
 def preview_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     report = turns.preview(s.session, game, s.now, s.settings)
     s.say(Done.PREVIEW, phase=report.phase, action=report.action, body=report.body,
@@ -202,7 +193,7 @@ def rollback_command(s: MailSession, cmd: Command) -> None:
     try:
         turns.rollback(s.session, game, cmd.value or "", s.now, s.settings)
     except LookupError:
-        s.say(Refusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
+        s.say(CommandRefusal.NO_SUCH_TURN, game=game.name, phase=cmd.value or "")
         return
     when = games.local_time(game, game.deadline) if game.deadline else ""
     s.say(Done.ROLLED_BACK, game=game.name, phase=game.phase, deadline=when)
@@ -215,7 +206,7 @@ def rollback_command(s: MailSession, cmd: Command) -> None:
 def _assigned_seat(s: MailSession, game: Game, power: str | None) -> Seat | None:
     seat = playrepo.seat_by_power(s.session, game.id, power or "")
     if seat is None:
-        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=power)
+        s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=power)
     return seat
 
 
@@ -297,7 +288,7 @@ END_CONFIRM_HOURS = 48
 def _end_confirmed(s: MailSession, game: Game, cmd: Command) -> bool:
     """Ask for a second mail the first time; True when this mail is that confirmation."""
     if " ".join(cmd.text.upper().split()) not in END_GAME_WORDS:
-        s.say(Refusal.END_NEEDS_GAME_WORD, game=game.name)
+        s.say(CommandRefusal.END_NEEDS_GAME_WORD, game=game.name)
         return False
     pending = games.options(game).get("end_requested") or {}
     mail_id = s.ctx.mail.message_id or f"at {s.now.isoformat()}"
@@ -315,7 +306,7 @@ def _end_confirmed(s: MailSession, game: Game, cmd: Command) -> bool:
 def end_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status == "finished":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     if not _end_confirmed(s, game, cmd):
         return

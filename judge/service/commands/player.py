@@ -6,8 +6,8 @@ from __future__ import annotations
 from judge.parsing.commands import Command, Verb
 from judge.rules.lateness import AskAheadGranted, ask_ahead
 from judge.service import deadlines, games, press
+from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password
-from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
 from judge.storage import gamerepo, playrepo
@@ -21,7 +21,7 @@ def _seat(s: MailSession) -> tuple[Game, Seat]:
 
 def _active(s: MailSession, game: Game) -> bool:
     if game.status != "active":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return False
     return True
 
@@ -37,7 +37,7 @@ def wait_command(s: MailSession, cmd: Command) -> None:
 def press_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None
     if s.actor.game.status == "finished":
-        s.say(Refusal.GAME_NOT_ACTIVE, game=s.actor.game.name)
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=s.actor.game.name)
         return
     press.send_press(s, cmd)
 
@@ -60,7 +60,7 @@ def address_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None
     address = (cmd.value or "").strip("<>")
     if "@" not in address or address.startswith("@") or address.endswith("@"):
-        s.say(Refusal.BAD_ADDRESS)
+        s.say(CommandRefusal.BAD_ADDRESS)
         return
     game = s.actor.game
     account = gamerepo.account_for(s.session, address, s.now)
@@ -83,7 +83,7 @@ def late_command(s: MailSession, cmd: Command) -> None:
     result = ask_ahead(games.load_position(game).phase, balance, cmd.number or 0, game.deadline,
                        s.now, games.rule_options(game))
     if not isinstance(result, AskAheadGranted):
-        s.say(Refusal.LATE_REFUSED, reason=result.value, days_left=balance.days_left)
+        s.say(CommandRefusal.LATE_REFUSED, reason=result.value, days_left=balance.days_left)
         return
     games.store_late_balance(game, seat, result.balance)
     deadlines.schedule(s.session, game, game.phase, result.new_deadline, s.now)
@@ -127,7 +127,7 @@ def concede_command(s: MailSession, cmd: Command) -> None:
         return
     target = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
     if target is None or target.power == seat.power:
-        s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
+        s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
         return
     playrepo.delete_votes(s.session, game.id, None, "concede", seat.power)
     s.session.add(Vote(game_id=game.id, phase=game.phase, kind="concede",

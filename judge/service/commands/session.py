@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
-from judge.service.commands import render
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service.answers import CommandRefusal, Done
+from judge.service.commands import reply_text
 from judge.service.uow import MailContext
 from judge.storage import gamerepo
 from judge.storage.models import Account, Game, Seat
@@ -21,7 +21,7 @@ MASKED = "****"
 
 
 @dataclass
-class Entry:
+class ReplyEntry:
     echo: str | None
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     # a GM command's answer (PREVIEW shows everyone's orders): never in a player's copy
@@ -57,7 +57,7 @@ class MailSession:
         self.settings = ctx.settings
         self.account: Account = gamerepo.account_for(ctx.session, ctx.mail.from_addr, ctx.now,
                                                      ctx.mail.from_name)
-        self.entries: list[Entry] = []
+        self.entries: list[ReplyEntry] = []
         self.actor: Actor | None = None
         self.auth_failed = False
         self.creating: Game | None = None  # option lines after CREATE apply to this game
@@ -70,34 +70,34 @@ class MailSession:
     @property
     def lang(self) -> str:
         if self.lang_game is not None:
-            return render.check_lang(self.lang_game.language)
-        return render.check_lang(self.parsed.lang or self.account.language)
+            return reply_text.check_lang(self.lang_game.language)
+        return reply_text.check_lang(self.parsed.lang or self.account.language)
 
     def touch(self, game: Game) -> None:
         if self.lang_game is None:
             self.lang_game = game
 
-    def begin(self, item: Command | OrderLine | Any) -> Entry:
-        self.entries.append(Entry(echo=echo_of(item)))
+    def begin(self, item: Command | OrderLine | Any) -> ReplyEntry:
+        self.entries.append(ReplyEntry(echo=echo_of(item)))
         return self.entries[-1]
 
-    def say(self, key: Done | Refusal, **params: Any) -> None:
+    def say(self, key: Done | CommandRefusal, **params: Any) -> None:
         if not self.entries:
-            self.entries.append(Entry(echo=None))
+            self.entries.append(ReplyEntry(echo=None))
         self.entries[-1].messages.append((key.value, params))
 
-    def render_entries(self, entries: list[Entry], lang: str) -> list[dict[str, Any]]:
+    def render_entries(self, entries: list[ReplyEntry], lang: str) -> list[dict[str, Any]]:
         return [{"echo": e.echo,
-                 "messages": [render.message(lang, k, **p) for k, p in e.messages]}
+                 "messages": [reply_text.message(lang, k, **p) for k, p in e.messages]}
                 for e in entries]
 
-    def notify(self, to: str, about: Game | None, key: Done | Refusal, /,
+    def notify(self, to: str, about: Game | None, key: Done | CommandRefusal, /,
                **params: Any) -> None:
         """A short notice to someone other than the sender, in the game's language."""
-        lang = render.check_lang(about.language if about else self.lang)
-        body = render.page(lang, "notice", game=about.name if about else None,
-                           text=render.message(lang, key.value, **params))
-        subject = render.message(lang, "subject_notice", game=about.name if about else "")
+        lang = reply_text.check_lang(about.language if about else self.lang)
+        body = reply_text.page(lang, "notice", game=about.name if about else None,
+                           text=reply_text.message(lang, key.value, **params))
+        subject = reply_text.message(lang, "subject_notice", game=about.name if about else "")
         self.ctx.send(to, subject, body, game=about)
 
     # ------------------------------------------------------------ signing on
@@ -111,7 +111,7 @@ class MailSession:
     def settle(self) -> None:
         """Store the orders collected so far and send the copies owed up to here."""
         # orders.py imports this module: import it late to break the cycle
-        from judge.service.commands.orders import flush_orders
+        from judge.service.commands.order_commands import flush_orders
 
         flush_orders(self)
         actor = self.actor
@@ -119,18 +119,18 @@ class MailSession:
             return
         part = [e for e in self.entries[actor.first_entry:] if not e.gm_only]
         for address in sorted(actor.copy_to):
-            lang = render.check_lang(actor.game.language)
-            body = render.page(lang, "copy", game=actor.game.name,
+            lang = reply_text.check_lang(actor.game.language)
+            body = reply_text.page(lang, "copy", game=actor.game.name,
                                power=actor.power or "GM", gm=actor.gm,
                                entries=self.render_entries(part, lang))
-            subject = render.message(lang, "subject_copy", game=actor.game.name)
+            subject = reply_text.message(lang, "subject_copy", game=actor.game.name)
             self.ctx.send(address, subject, body, game=actor.game)
         actor.first_entry = len(self.entries)
         actor.copy_to = set()
 
     def close_actor(self) -> None:
         """The signon ends: settle it and forget who was acting."""
-        from judge.service.commands.orders import warn_unordered_units
+        from judge.service.commands.order_commands import warn_unordered_units
 
         self.settle()
         warn_unordered_units(self)
@@ -141,7 +141,7 @@ class MailSession:
         if not any(e.messages for e in self.entries):
             self.say(Done.NOTHING)
         lang = self.lang
-        body = render.page(lang, "reply", entries=self.render_entries(self.entries, lang))
+        body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
         self.ctx.reply(body, lang=lang)
 
 

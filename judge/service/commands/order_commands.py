@@ -18,27 +18,24 @@ from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
 from judge.rules.lateness import days_spendable
-from judge.service import games
-from judge.service.commands.outcomes import Done, Refusal
+from judge.service import games, usecases
+from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
-from judge.service.commands.session import Entry, MailSession
+from judge.service.commands.session import MailSession, ReplyEntry
+from judge.service.usecases import EXCLUDED, ORDERS_OPEN, without_orders
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
 # order refusals that suggest the line was a mistyped command rather than an order
-NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrder})
-# a paused game still takes orders: only the clock stops
-ORDERS_OPEN = ("active", "paused")
+NOT_AN_ORDER = frozenset({ParseError.UNKNOWN_PROVINCE, ParseError.UNRECOGNISED_ORDER})
 # seat statuses in which the other players send orders for the power (seed 002)
 FOR_OPEN = ("onp1", "abandoned", "sommossa")
-# seat statuses of a player out of the game after a second ONP (seed 002): his orders are void
-EXCLUDED = ("abandoned", "sommossa")
 # notes worth telling the player: the judge read the line otherwise than written, or the
 # order will likely not do what was meant. The others (a unit type filled in, a comment
 # skipped...) would only clutter every reply.
-TOLD_NOTES = frozenset({Note.ReplacedByLater, Note.SupportDoesNotMatch, Note.NeedsConvoy,
-                        Note.CoastFilledIn, Note.ReadAsRetreat, Note.ReadAsSupportHold,
-                        Note.ReadAsBuild, Note.ReadInGameNotation, Note.CoastMissingHolds})
+TOLD_NOTES = frozenset({Note.REPLACED_BY_LATER, Note.SUPPORT_DOES_NOT_MATCH, Note.NEEDS_CONVOY,
+                        Note.COAST_FILLED_IN, Note.READ_AS_RETREAT, Note.READ_AS_SUPPORT_HOLD,
+                        Note.READ_AS_BUILD, Note.READ_IN_GAME_NOTATION, Note.COAST_MISSING_HOLDS})
 # message parameters that hold a power: shown by the power's name in the game's language
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation
@@ -59,7 +56,7 @@ def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) ->
             continue
         suggestion = closest_command(item.text) if item.error in NOT_AN_ORDER else None
         if suggestion is not None:
-            s.say(Refusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
+            s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=lexicon().keyword(suggestion, s.lang))
         else:
             s.say(Done.ORDER_ERROR, line=item.text, reason=_reason(item, s.lang))
     for item in report.items:
@@ -97,28 +94,27 @@ def flush_orders(s: MailSession) -> None:
     if not lines or actor is None or actor.seat is None:
         return
     game, seat = actor.game, actor.seat
-    s.entries.append(Entry(echo="\n".join(line.text for line in lines)))
-    if game.status not in ORDERS_OPEN:
-        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
-        return
-    if seat.status in EXCLUDED:
-        s.say(Refusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
-        return
+    s.entries.append(ReplyEntry(echo="\n".join(line.text for line in lines)))
     first_new = len(actor.order_lines) + 1
-    actor.order_lines.extend(lines)
-    report, position = read_orders(game, seat.power, [line.text for line in actor.order_lines])
-    stored = _say_report(s, report, first_new)
-    if not stored and report.errors:
-        s.say(Refusal.NO_VALID_ORDERS)
+    every_line = [*actor.order_lines, *lines]
+    try:
+        outcome = usecases.submit_orders(s.session, game, seat.power,
+                                         [line.text for line in every_line], s.now,
+                                         by_account_id=s.account.id, previous=actor.stored)
+    except usecases.Denied as denied:
+        s.say(denied.reason, **denied.params)
         return
-    if stored == actor.stored:
+    actor.order_lines = every_line
+    _say_report(s, outcome.report, first_new)
+    if outcome.all_refused:
+        s.say(CommandRefusal.NO_VALID_ORDERS)
+        return
+    if outcome.version is None:
         return  # the new lines changed nothing (all refused): no new version
-    actor.stored = stored
-    row = gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, stored, s.now,
-                                 submitted_by_id=s.account.id)
-    s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version,
-          orders=in_notation(stored, game.language),
-          missing=in_notation(without_orders(position, seat.power, stored), game.language))
+    actor.stored = outcome.stored
+    s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
+          orders=in_notation(outcome.stored, game.language),
+          missing=in_notation(outcome.missing, game.language))
 
 
 def warn_unordered_units(s: MailSession) -> None:
@@ -156,34 +152,22 @@ def in_notation(orders: list[str], lang: str) -> list[str]:
     return out
 
 
-def without_orders(position: Position, power: str, orders: list[str]) -> list[str]:
-    """Units (or dislodged units) of ``power`` that the stored set leaves without an order."""
-    ordered = {" ".join(o.split()[:2]).split("/")[0] for o in orders}
-    if position.phase.is_adjustment:
-        return []
-    if position.phase.is_retreat:
-        units = [d.unit for d in position.dislodged.values() if d.unit.power == power]
-    else:
-        units = position.units_of(power)
-    return [str(u) for u in units if f"{u.type.value} {u.province}" not in ordered]
-
-
-@handles(Verb.CLEAR)
+@handles(Verb.CLEAR, reads_orders=True)
 def clear_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
-    s.pending_orders = []  # flushed already: CLEAR is in READ_ORDERS
+    s.pending_orders = []  # flushed already: CLEAR reads_orders
     s.actor.order_lines = []
     s.actor.stored = []
     game, seat = s.actor.game, s.actor.seat
     if game.status not in ORDERS_OPEN:
-        s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
+        s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
     gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, [], s.now,
                            submitted_by_id=s.account.id)
     s.say(Done.CLEARED, phase=game.phase)
 
 
-@handles(Verb.STATUS)
+@handles(Verb.STATUS, reads_orders=True)
 def status_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
     game, seat = s.actor.game, s.actor.seat
@@ -212,26 +196,26 @@ def status_command(s: MailSession, cmd: Command) -> None:
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
 
-@handles(Verb.FOR)
+@handles(Verb.FOR, reads_orders=True)  # the reply echoes the orders written above the block first
 def for_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None and cmd.power
     game, seat = s.actor.game, s.actor.seat
     s.actor.sent_for = True
     if seat.status in EXCLUDED:
-        s.say(Refusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
+        s.say(CommandRefusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
         return
     target = playrepo.seat_by_power(s.session, game.id, cmd.power)
     # only movement phases take the others' orders (seed 002): a retreat or adjustment of
     # a power in ONP or Sommossa follows the automatic rules
     if (game.status != "active" or target is None or target.status not in FOR_OPEN
             or target.power == seat.power or not game.phase.endswith("M")):
-        s.say(Refusal.FOR_NOT_OPEN, power=cmd.power)
+        s.say(CommandRefusal.FOR_NOT_OPEN, power=cmd.power)
         return
     report, _ = read_orders(game, target.power, list(cmd.body))
     stored = _say_report(s, report)
     if not stored and report.errors:
         # a block of refused lines must not wipe out the orders voted earlier
-        s.say(Refusal.NO_VALID_ORDERS)
+        s.say(CommandRefusal.NO_VALID_ORDERS)
         return
     playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
                           target.power)
@@ -265,10 +249,10 @@ def refuse_cc(s: MailSession) -> bool:
             continue
         s.touch(game)
         s.begin(cmd)
-        s.say(Refusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
+        s.say(CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
         gm = games.gm_address(s.session, game)
         if gm:
-            s.notify(gm, game, Refusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
+            s.notify(gm, game, CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
                      power=cmd.power)
         gamerepo.audit(s.session, s.now, "cc_refused", game_id=game.id,
                        actor_account_id=s.account.id, power=cmd.power, copied=hit)

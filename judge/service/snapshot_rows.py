@@ -21,7 +21,7 @@ from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
 from judge.rules.options import EndConditions, GameOptions, RuleSet
-from judge.rules.snapshot import GameSnapshot, ReplacementSearch, Seat, SeatStatus
+from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
 from judge.storage.gamerepo import current_orders, seats
 from judge.storage.models import Game
 from judge.storage.models import Seat as SeatRow
@@ -130,7 +130,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
     options = dict(game.options or {})
     position = position_from_json(game.position)
     rows = {s.power: s for s in seats(session, game.id)}
-    seat_data: dict[str, Seat] = {}
+    seat_data: dict[str, SeatState] = {}
     orders: dict[str, list[Order]] = {}
     texts: dict[str, list[str]] = {}
     state = turn_state(game)
@@ -145,7 +145,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
         if has and latest is not None:
             texts[power] = [str(t) for t in latest.orders]
             orders[power] = parse_orders(latest.orders)
-        seat_data[power] = Seat(
+        seat_data[power] = SeatState(
             power=power, status=status, strikes=strikes,
             late_days_left=late_days_left(row, options),
             late_days_used_this_turn=row.late_days_this_turn,

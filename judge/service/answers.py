@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Refusal(StrEnum):
+class CommandRefusal(StrEnum):
     NOT_UNDERSTOOD = "not_understood"
     MALFORMED = "malformed"
     NO_SUCH_GAME = "no_such_game"

@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from judge.archive import views
+from judge.archive import pages
 from judge.maps import render_png
 from judge.storage import Database
 from judge.storage.archive_queries import game_archive, list_games, turn_archive
@@ -59,9 +59,9 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["title_case"] = lambda s: str(s).title()
-    env.filters["seat_words"] = views.seat_words
-    env.filters["source_words"] = views.source_words
-    env.globals["phase_title"] = views.phase_title
+    env.filters["seat_words"] = pages.seat_words
+    env.filters["source_words"] = pages.source_words
+    env.globals["phase_title"] = pages.phase_title
     return env
 
 
@@ -111,7 +111,7 @@ class ArchiveApp:
         parts = [p for p in path.split("/") if p]
         if not parts or parts == ["index.json"]:
             games = await asyncio.to_thread(list_games, self.db)
-            data = views.game_list(games)
+            data = pages.game_list(games)
             return self._out(parts == ["index.json"], "games.html.j2", data)
         if parts[0] != "games" or len(parts) not in (2, 3):
             return _not_found()
@@ -122,8 +122,8 @@ class ArchiveApp:
             game = await asyncio.to_thread(game_archive, self.db, name)
             if game is None:
                 return _not_found()
-            page = views.game_page(game)
-            extra = {} if as_json else {"chart": views.game_chart(page)}
+            page = pages.game_page(game)
+            extra = {} if as_json else {"chart": pages.game_chart(page)}
             return self._out(as_json, "game.html.j2", page, extra)
         phase, _, ext = parts[2].partition(".")
         if not _PHASE.match(phase.upper()) or ext not in ("", "json", "svg", "png"):
@@ -132,12 +132,12 @@ class ArchiveApp:
         if data is None:
             return _not_found()
         if ext == "svg":
-            return Response(200, views.phase_map(data).encode(), "image/svg+xml")
+            return Response(200, pages.phase_map(data).encode(), "image/svg+xml")
         if ext == "png":
-            png = await asyncio.to_thread(render_png, views.phase_map(data))
+            png = await asyncio.to_thread(render_png, pages.phase_map(data))
             return Response(200, png, "image/png")
-        page = views.phase_page(data)
-        extra = {} if ext == "json" else {"map_svg": views.phase_map(data)}
+        page = pages.phase_page(data)
+        extra = {} if ext == "json" else {"map_svg": pages.phase_map(data)}
         return self._out(ext == "json", "phase.html.j2", page, extra)
 
     def _out(self, as_json: bool, template: str, data: dict[str, Any],

@@ -1,0 +1,366 @@
+"""Every mail command declared once: who may use it, what its arguments are, how they are read.
+
+A command is one ``CommandSpec`` row of ``COMMANDS`` (after Mailman 3's ``eml_*`` commands, each
+of which carries its own name, arguments and description). Its words in the three languages, the
+argument syntax shown to players and its HELP line are translation data in ``command_words.json``
+under the same verb; nothing else about a command is written anywhere else. From this table come:
+
+* parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``;
+* HELP and the README's command table (``command_rows``; ``scripts/command_table.py`` rewrites the
+  README and a test checks it is current);
+* authorisation: ``role`` and ``gm_may`` (the service refuses a command before its handler runs);
+* handlers: the service binds one to each verb (``judge.service.commands.registry``), and a test
+  checks every verb that reaches the service has one.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from judge.adjudicator.phase import Phase
+from judge.parsing.commands_lexicon import fold, lexicon, parse_power
+from judge.parsing.commands_options import grey_words
+from judge.parsing.commands_types import LANGS, Problem, Role, Verb
+
+Fields = dict[str, Any]  # Command field -> value read from the words
+
+
+class ArgumentProblem(Exception):  # noqa: N818  (a reason, not a crash: it becomes a Malformed item)
+    """An argument could not be read: ``problem`` says why, ``detail`` quotes the words."""
+
+    def __init__(self, problem: Problem, detail: str = "") -> None:
+        super().__init__(problem.value)
+        self.problem = problem
+        self.detail = detail
+
+
+Reader = Callable[[list[str]], Fields]
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: its reader, whether it may be left out, how many words it may take.
+
+    ``words=None`` takes the rest of the line (only the last argument may); such a reader does
+    its own counting.
+    """
+
+    read: Reader
+    optional: bool = False
+    words: int | None = 1
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    verb: Verb
+    role: Role
+    args: tuple[Arg, ...] = ()
+    closer: Verb | None = None  # the command opens a block of lines ended by this verb
+    gm_may: bool = False  # a player command the GM may also use as GM, without BECOME
+
+    @property
+    def standalone(self) -> bool:
+        """No arguments: the keyword must stand alone, else the line is something else
+        (``FIN`` is the French END but also Finland's code in an order)."""
+        return not self.args
+
+    @property
+    def least(self) -> int:
+        return sum(1 for a in self.args if not a.optional)
+
+    @property
+    def most(self) -> int | None:
+        if any(a.words is None for a in self.args):
+            return None
+        return sum(a.words or 0 for a in self.args)
+
+
+# ---------------------------------------------------------------- argument readers
+
+_HOURS = re.compile(r"^(\d+)([HDGJ]?)$")  # hours, or days: D (en), G (giorni), J (jours)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?")
+
+
+def game_name(word: str) -> str:
+    return word.strip().lower()
+
+
+def _game(words: list[str]) -> Fields:
+    return {"game": game_name(words[0])}
+
+
+def _password(words: list[str]) -> Fields:
+    return {"password": words[0]}
+
+
+def _value(words: list[str]) -> Fields:
+    return {"value": words[0]}
+
+
+def _power(words: list[str]) -> Fields:
+    power = parse_power(words[0])
+    if power is None:
+        raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
+    return {"power": power}
+
+
+def _number(words: list[str]) -> Fields:
+    if not words[0].isdigit():
+        raise ArgumentProblem(Problem.NOT_A_NUMBER, words[0])
+    return {"number": int(words[0])}
+
+
+def _phase(words: list[str]) -> Fields:
+    try:
+        return {"value": str(Phase.parse(words[0]))}
+    except ValueError:
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0]) from None
+
+
+def _phases(words: list[str]) -> Fields:
+    """``S1901M`` or a range ``S1901M..F1902M`` (either end may be left open)."""
+    ends = words[0].upper().split("..")
+    try:
+        phases = [str(Phase.parse(p)) for p in ends if p]
+    except ValueError:
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0]) from None
+    if not phases:  # "..": a range with neither end
+        raise ArgumentProblem(Problem.BAD_PHASE, words[0])
+    return {"value": "..".join(phases) if len(ends) == 1 else f"{phases[0]}..{phases[-1]}"}
+
+
+FORCE_WORDS = frozenset({"FORCE", "FORZA", "FORZATO", "FORCER", "FORCEE"})
+
+
+def _phase_forced(words: list[str]) -> Fields:
+    """``phase [FORCE]``: process even while the game waits for a replacement (seed 002)."""
+    forced = len(words) == 2 and words[1].upper() in FORCE_WORDS
+    if len(words) > 1 and not forced:
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[1:]))
+    fields = _phase(words[:1])
+    return {**fields, "setting": "force"} if forced else fields
+
+
+def _address(words: list[str]) -> Fields:
+    if "@" not in words[0]:
+        raise ArgumentProblem(Problem.BAD_VALUE, words[0])
+    return {"value": words[0].strip("<>")}
+
+
+def _date(words: list[str]) -> Fields:
+    value = " ".join(words)
+    if not _DATE.fullmatch(value):
+        raise ArgumentProblem(Problem.BAD_DATE, value)
+    return {"value": value}
+
+
+def _hours(words: list[str]) -> Fields:
+    """``48``, ``48H``, ``2D`` / ``2G`` / ``2J`` (days), or the same with a space."""
+    m = _HOURS.match(fold("".join(words)))
+    if not m:
+        raise ArgumentProblem(Problem.NOT_A_NUMBER, " ".join(words))
+    return {"number": int(m.group(1)) * (24 if m.group(2) in ("D", "G", "J") else 1)}
+
+
+def _preferences(words: list[str]) -> Fields:
+    prefs: list[str] = []
+    for word in " ".join(words).replace(",", " ").split():
+        power = parse_power(word)
+        if power is None:
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, word)
+        if power not in prefs:
+            prefs.append(power)
+    return {"powers": tuple(prefs)}
+
+
+def _press_targets(words: list[str]) -> Fields:
+    """``power[,power] [GREY]``: press to the GM is allowed."""
+    names = " ".join(words).replace(",", " ").split()
+    grey = bool(names) and fold(names[-1]) in grey_words()
+    if grey:
+        names = names[:-1]
+    if not names:
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
+    powers: list[str] = []
+    for word in names:
+        power = parse_power(word, allow_gm=True)
+        if power is None:
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, word)
+        powers.append(power)
+    return {"powers": tuple(dict.fromkeys(powers)), "grey": grey}
+
+
+def _grey(words: list[str]) -> Fields:
+    if not (len(words) == 1 and fold(words[0]) in grey_words()):
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words))
+    return {"grey": True}
+
+
+def _signon(words: list[str]) -> Fields:
+    """``power|GM game password``, or njudge's ``Pgame password`` (power initial glued on)."""
+    if len(words) == 2:
+        power = parse_power(words[0][:1], allow_gm=True)
+        if power is None or len(words[0]) < 2:
+            raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
+        return {"power": power, "game": game_name(words[0][1:]), "password": words[1]}
+    if len(words) < 3:
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
+    if len(words) > 3:
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[3:]))
+    power = parse_power(words[0], allow_gm=True)
+    if power is None:
+        raise ArgumentProblem(Problem.UNKNOWN_POWER, words[0])
+    return {"power": power, "game": game_name(words[1]), "password": words[2]}
+
+
+GAME = Arg(_game)
+PASSWORD = Arg(_password)
+POWER = Arg(_power)
+NUMBER = Arg(_number)
+PHASE = Arg(_phase)
+VALUE = Arg(_value)
+
+
+# ---------------------------------------------------------------- the table
+
+A, P, G = Role.ANYONE, Role.PLAYER, Role.GM
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(Verb.HELP, A),
+    CommandSpec(Verb.LIST, A, (Arg(_game, optional=True),)),
+    CommandSpec(Verb.HISTORY, A, (GAME, Arg(_phases, optional=True))),
+    CommandSpec(Verb.SUMMARY, A, (GAME,)),
+    CommandSpec(Verb.OBSERVE, A, (GAME,)),
+    CommandSpec(Verb.CREATE, A, (GAME, PASSWORD)),
+    CommandSpec(Verb.JOIN, A, (GAME, PASSWORD, Arg(_preferences, optional=True, words=None))),
+    CommandSpec(Verb.SIGNON, A, (Arg(_signon, words=None),)),
+    CommandSpec(Verb.SIGNOFF, A),
+    CommandSpec(Verb.CLEAR, P),
+    CommandSpec(Verb.STATUS, P),
+    CommandSpec(Verb.SET_WAIT, P),
+    CommandSpec(Verb.SET_NOWAIT, P),
+    CommandSpec(Verb.PRESS, P, (Arg(_press_targets, words=None),), closer=Verb.ENDPRESS,
+                gm_may=True),
+    CommandSpec(Verb.BROADCAST, P, (Arg(_grey, optional=True, words=None),),
+                closer=Verb.ENDPRESS, gm_may=True),
+    CommandSpec(Verb.ENDPRESS, Role.BLOCK),
+    CommandSpec(Verb.SET_PASSWORD, P, (VALUE,), gm_may=True),
+    CommandSpec(Verb.SET_ADDRESS, P, (VALUE,), gm_may=True),
+    CommandSpec(Verb.LATE, P, (NUMBER,)),
+    CommandSpec(Verb.DRAW, P),
+    CommandSpec(Verb.NO_DRAW, P),
+    CommandSpec(Verb.CONCEDE, P, (POWER,)),
+    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END),
+    CommandSpec(Verb.RESIGN, P),
+    CommandSpec(Verb.START, G),
+    CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),)),
+    CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),)),
+    CommandSpec(Verb.PAUSE, G),
+    CommandSpec(Verb.RESUME, G),
+    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),)),
+    CommandSpec(Verb.PREVIEW, G),
+    CommandSpec(Verb.ROLLBACK, G, (PHASE,)),
+    CommandSpec(Verb.REPLACE, G, (POWER, Arg(_address))),
+    CommandSpec(Verb.EJECT, G, (POWER,)),
+    CommandSpec(Verb.BECOME, G, (POWER,)),
+    CommandSpec(Verb.GRANT, G, (POWER, NUMBER)),
+    CommandSpec(Verb.END, G),
+    # a game option line (after CREATE, or in a GM session); its keywords are the options'
+    CommandSpec(Verb.OPTION, G),
+)
+
+SPECS: Mapping[Verb, CommandSpec] = MappingProxyType({c.verb: c for c in COMMANDS})
+
+
+def spec(verb: Verb) -> CommandSpec:
+    return SPECS[verb]
+
+
+def read_arguments(verb: Verb, rest: list[str]) -> Fields:
+    """The Command fields the words after ``verb``'s keyword give; raises ``ArgumentProblem``."""
+    command = SPECS[verb]
+    if len(rest) < command.least:
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
+    most = command.most
+    if most is not None and len(rest) > most:
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(rest[most:]))
+    fields: Fields = {}
+    at = 0
+    for arg in command.args:
+        take = rest[at:] if arg.words is None else rest[at:at + arg.words]
+        if not take and arg.optional:
+            continue
+        at += len(take)
+        fields.update(arg.read(take))
+    return fields
+
+
+# ---------------------------------------------------------------- what players are shown
+
+ROLE_ORDER = (Role.ANYONE, Role.PLAYER, Role.GM)
+
+
+@dataclass(frozen=True)
+class CommandRow:
+    """One line of HELP or of the README table, in one language."""
+
+    verb: Verb
+    role: Role
+    keywords: tuple[str, ...]  # every phrase of this language, the usual one first
+    args: str
+    help: str
+
+    @property
+    def keyword(self) -> str:
+        return self.keywords[0]
+
+
+def command_rows(lang: str, roles: tuple[Role, ...] = (*ROLE_ORDER, Role.BLOCK)) -> list[CommandRow]:
+    """The commands of ``roles`` in table order, with their words and texts in ``lang``."""
+    words = lexicon().raw["commands"]
+    return [CommandRow(c.verb, c.role, tuple(words[c.verb.value][lang]),
+                       words[c.verb.value]["args"][lang], words[c.verb.value]["help"][lang])
+            for c in COMMANDS if c.verb is not Verb.OPTION and c.role in roles]
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    key: str
+    keywords: tuple[str, ...]
+    values: str
+
+    @property
+    def keyword(self) -> str:
+        return self.keywords[0]
+
+
+def option_rows(lang: str) -> list[OptionRow]:
+    return [OptionRow(key, tuple(info[lang]), info["help"][lang])
+            for key, info in lexicon().raw["options"].items()]
+
+
+def readme_tables() -> str:
+    """The README's two tables (commands, game options) in Markdown, from the declaration."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    def others(keywords: tuple[str, ...]) -> str:
+        return " / ".join(keywords)
+
+    en, it, fr = (command_rows(lang) for lang in LANGS)
+    lines = ["| command | Italian | French | who | what |", "|---|---|---|---|---|"]
+    for e, i, f in zip(en, it, fr, strict=True):
+        usage = f"{e.keyword} {e.args}".strip()
+        lines.append(f"| `{cell(usage)}` | {cell(others(i.keywords))} | "
+                     f"{cell(others(f.keywords))} | {e.role.value} | {cell(e.help)} |")
+    lines += ["", "| option | Italian | French | values |", "|---|---|---|---|"]
+    for oe, oi, of in zip(option_rows("en"), option_rows("it"), option_rows("fr"), strict=True):
+        lines.append(f"| `{oe.keyword}` | {cell(others(oi.keywords))} | "
+                     f"{cell(others(of.keywords))} | {cell(oe.values)} |")
+    return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -185,6 +186,8 @@ def test_status_and_list_show_what_a_club_wants(db: Database, lang: str) -> None
     reply = h.reply(italy, _signon(lang, "ITALY", italy) + block + f"\nA Ven H\n{status}")
     listing = h.reply("stranger@example.net", {"it": "ELENCO", "fr": "LISTE", "en": "LIST"}[lang]
                       + " club")
+    # the powers are drawn by lot: the addresses beside them change from run to run
+    listing = re.sub(r"p\d@example\.org", "p?@example.org", listing)
     check_golden(f"club_status_list.{lang}.txt", reply + "\n=====\n" + listing)
     assert "A VIE - GAL" not in listing and "A VEN" not in listing
 

@@ -14,6 +14,7 @@ from email.header import decode_header, make_header
 
 from judge.mail.cleanup import command_lines, html_to_text
 from judge.mail.loopguard import loop_reason
+from judge.service.header_safety import addr_spec, one_line
 from judge.service.uow import IncomingMail, note_text
 from judge.settings import Settings
 
@@ -110,18 +111,30 @@ def _addresses(values: list[str]) -> tuple[str, ...]:
     return tuple(addr for _name, addr in email.utils.getaddresses(values) if addr)
 
 
+def sender_of(raw_from: object, envelope_from: str) -> tuple[str, str]:
+    """(display name, addr-spec) of a From header, read BEFORE its encoded words are decoded:
+    an address written inside an encoded display name (``=?utf-8?b?...?= <real@x>`` where the
+    word decodes to ``"Evil <admin@judge>"``) is text, never the sender. A From naming several
+    addresses, or none that is plain, falls back to the envelope sender."""
+    found = email.utils.getaddresses([str(raw_from or "")])
+    addresses = [(name, addr) for name, addr in found if addr]
+    if len(addresses) == 1 and addr_spec(addresses[0][1]):
+        name, addr = addresses[0]
+        return one_line(header_text(name)), addr
+    plain = addr_spec(envelope_from or "")
+    return "", plain or ""
+
+
 def decode(
     raw: bytes, envelope_from: str, size: int, oversized: bool, settings: Settings
 ) -> IncomingMail:
     msg = email.message_from_bytes(raw)
     headers = {key.lower(): header_text(value) for key, value in msg.items()}
-    from_name, from_addr = email.utils.parseaddr(headers.get("from", ""))
-    if "@" not in from_addr:
-        from_name, from_addr = "", envelope_from if "@" in envelope_from else ""
+    from_name, from_addr = sender_of(msg.get("From", ""), envelope_from)
     if "@" in from_addr:
         local, _, domain = from_addr.rpartition("@")
         from_addr = f"{local}@{domain.lower()}"
-    _, reply_to = email.utils.parseaddr(headers.get("reply-to", ""))
+    _, reply_to = email.utils.parseaddr(str(msg.get("Reply-To", "")))
     codes: list[Code] = []
     plain: list[email.message.Message] = []
     html: list[email.message.Message] = []

@@ -78,7 +78,7 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
             continue
         seen.add(address.lower())
         row = s.ctx.send(address, subject, text, game=game, kind="press")
-        if reply_to:
+        if row is not None and reply_to:
             row.headers = {**(row.headers or {}), "Reply-To": reply_to}
 
 

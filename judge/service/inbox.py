@@ -21,6 +21,7 @@ import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from judge.service import confirm
 from judge.service import dispatch as dispatch_module
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
@@ -45,6 +46,7 @@ Dispatcher = Callable[[MailContext], None]
 # at most this many waiting mails are handled in one transaction, for at most this long
 DRAIN_BATCH = 16
 BATCH_SECONDS = 0.25
+SWEEP_SECONDS = 600.0
 
 
 def utcnow() -> datetime:
@@ -71,8 +73,10 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
         ctx.reply(OVERSIZED_TEXT.format(size=mail.size, cap=ctx.settings.max_message_bytes))
         return "oversized"
     dispatcher(ctx)
+    if ctx.held:
+        return "held until the sender confirms the address"
     if ctx.dropped:
-        return "reply dropped: daily reply cap"
+        return "reply dropped: daily cap or no plain sender address"
     return None
 
 
@@ -103,15 +107,20 @@ def process_batch(
         reply_counts: dict[str, int] = {}
         results = []
         started = time.monotonic()
-        for row in rows:
+        # decode every mail and check its passwords (scrypt) before the first write, so
+        # the slow part of a hostile mail never runs while the database's write lock is held
+        mails = [decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+                 for row in rows]
+        verified = dispatch_module.prepare(session, mails, settings)
+        for row, mail in zip(rows, mails, strict=True):
             if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
                 break
             when = now()
-            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
-                              inbound_id=row.id, outbox=outbox, reply_counts=reply_counts)
+                              inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
+                              verified=verified)
             note = handle(ctx, dispatcher)
-            results.append((row.id, "done", when, note, None))
+            results.append((row.id, "held" if ctx.held else "done", when, note, None))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
     return [r[0] for r in results]
@@ -176,6 +185,17 @@ def drain_some(
     return handled
 
 
+def housekeeping(db: Database, settings: Settings, now: datetime) -> tuple[int, int]:
+    """Expire unanswered confirmations (the mails they held are dropped with a note) and
+    empty the raw bytes of mail handled longer ago than ``raw_mail_retention_days``."""
+    with db.session() as session:
+        dropped, emptied = confirm.sweep(session, now, settings.raw_mail_retention_days)
+    if dropped or emptied:
+        log.info("housekeeping: %d held mail(s) dropped, %d raw mail(s) emptied", dropped,
+                 emptied)
+    return dropped, emptied
+
+
 def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:
     """Put failed mail back in the queue; the drain handles it again."""
     with db.session() as session:
@@ -193,8 +213,10 @@ async def run_drain(
     now: Callable[[], datetime] = utcnow,
     batch: int = DRAIN_BATCH,
 ) -> None:
-    """Drain until ``stopping`` is set; the mail in hand is always finished first."""
+    """Drain until ``stopping`` is set; the mail in hand is always finished first.
+    When idle, every ``SWEEP_SECONDS``: expire confirmations, empty old raw mail."""
     backoff = 0.5
+    next_sweep = 0.0
     while not stopping.is_set():
         wake.clear()  # before looking, so a wake during the look is not lost
         try:
@@ -210,6 +232,12 @@ async def run_drain(
         if handled:
             on_handled()
             continue
+        if time.monotonic() >= next_sweep:
+            next_sweep = time.monotonic() + SWEEP_SECONDS
+            try:
+                await asyncio.to_thread(housekeeping, db, settings, now())
+            except Exception:
+                log.exception("inbox housekeeping failed; tried again later")
         waiter = asyncio.ensure_future(wake.wait())
         stopper = asyncio.ensure_future(stopping.wait())
         await asyncio.wait({waiter, stopper}, timeout=settings.drain_poll_seconds,

@@ -111,6 +111,10 @@ class MailContext:
     # caches the daily reply count per address across the mails of one transaction.
     outbox: list[OutboundMail] | None = None
     reply_counts: dict[str, int] | None = None
+    # set when the mail is kept unhandled until its sender confirms the address
+    held: bool = False
+    # (password, stored hash) -> matched, checked before the write transaction began
+    verified: dict[tuple[str, str], bool] | None = None
     _notes_said: bool = False
 
     def notices(self, lang: str | None = None) -> list[str]:

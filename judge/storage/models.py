@@ -18,6 +18,12 @@ from judge.storage.models_game import (
     Vote,
     default_game_options,
 )
+from judge.storage.models_guard import (
+    CONFIRMATION_ACTIONS,
+    CONFIRMATION_STATUSES,
+    Confirmation,
+    SignonLock,
+)
 from judge.storage.models_mail import (
     INBOUND_STATUSES,
     OUTBOUND_STATUSES,
@@ -27,6 +33,10 @@ from judge.storage.models_mail import (
 )
 
 __all__ = [
+    "CONFIRMATION_ACTIONS",
+    "CONFIRMATION_STATUSES",
+    "Confirmation",
+    "SignonLock",
     "DEADLINE_KINDS",
     "GAME_STATUSES",
     "INBOUND_STATUSES",

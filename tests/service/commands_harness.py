@@ -10,7 +10,7 @@ from typing import Any
 from judge.service.dispatch import dispatch
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
-from judge.storage import Database, gamerepo, mailrepo
+from judge.storage import Database, gamerepo, guardrepo, mailrepo
 from judge.storage.models import Game, Seat
 
 START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
@@ -34,6 +34,14 @@ class Harness:
     settings: Settings = field(default_factory=lambda: Settings(address=f"judge@{DOMAIN}"))
     now: datetime = START
     outbox: list[Sent] = field(default_factory=list)
+    # addresses that answered a confirmation before the test starts (the GM and players);
+    # any other sender is a stranger whose JOIN/CREATE/OBSERVE is held until it confirms
+    confirmed: tuple[str, ...] = (GM, *PLAYERS)
+
+    def __post_init__(self) -> None:
+        with self.db.session() as session:
+            for address in self.confirmed:
+                guardrepo.confirm_account(session, address, self.now)
 
     def mail(self, sender: str, body: str, to: tuple[str, ...] = (), cc: tuple[str, ...] = (),
              subject: str = "orders") -> list[Sent]:

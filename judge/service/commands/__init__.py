@@ -6,6 +6,9 @@ importing them fills ``registry.HANDLERS``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from judge.parsing.commands import (
     Command,
     Malformed,
@@ -18,11 +21,14 @@ from judge.parsing.commands import (
     parse_mail,
 )
 from judge.service import press
-from judge.service.commands import anyone, gm, orders, player  # noqa: F401  (registration)
+from judge.service.auth import verify_password
+from judge.service.commands import anyone, gm, guard, orders, player  # noqa: F401
 from judge.service.commands.outcomes import Refusal
 from judge.service.commands.registry import HANDLERS, role_of
-from judge.service.commands.session import MailSession
-from judge.service.uow import MailContext
+from judge.service.commands.session import HASHES_PER_MAIL, MailSession
+from judge.service.uow import IncomingMail, MailContext
+from judge.settings import Settings
+from judge.storage import playrepo
 
 # commands that read the stored orders: the orders given above them in the mail go in first
 # (CLEAR too: order lines above it are answered, stored and then withdrawn, rather than
@@ -32,9 +38,51 @@ READ_ORDERS = frozenset({Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR})
 GM_MAY = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.SET_PASSWORD, Verb.SET_ADDRESS})
 
 
+def read_lines(lines: tuple[str, ...] | list[str], cap: int) -> tuple[list[str], int]:
+    """The first ``cap`` non-blank lines (with the blank lines between them) and how many
+    non-blank lines were left unread: the work one mail may cause is bounded by its lines."""
+    kept: list[str] = []
+    seen = 0
+    for index, line in enumerate(lines):
+        if line.strip():
+            if seen == cap:
+                return kept, sum(1 for rest in lines[index:] if rest.strip())
+            seen += 1
+        kept.append(line)
+    return kept, 0
+
+
+def prepare_passwords(session: Any, mails: Sequence[IncomingMail], settings: Settings,
+                      ) -> dict[tuple[str, str], bool]:
+    """(password, stored hash) -> matched for the first SIGNON of each power in each mail
+    (the only ones ``MailSession.check`` may try), read-only."""
+    verified: dict[tuple[str, str], bool] = {}
+    for mail in mails:
+        if mail.loop_reason or mail.oversized or not mail.from_addr:
+            continue
+        lines, _ = read_lines(mail.lines, settings.max_command_lines)
+        seen: set[tuple[str, str]] = set()
+        for cmd in parse_mail(lines).commands():
+            if cmd.verb is not Verb.SIGNON or not cmd.game or len(seen) >= HASHES_PER_MAIL:
+                continue
+            key = (cmd.game.lower(), cmd.power or "")
+            if key in seen:
+                continue
+            seen.add(key)
+            stored = playrepo.stored_hash(session, cmd.game, cmd.power or "")
+            if stored and (cmd.password or "", stored) not in verified:
+                verified[(cmd.password or "", stored)] = verify_password(cmd.password or "",
+                                                                         stored)
+    return verified
+
+
 def run(ctx: MailContext) -> None:
-    parsed = parse_mail(ctx.mail.lines)
+    lines, unread = read_lines(ctx.mail.lines, ctx.settings.max_command_lines)
+    parsed = parse_mail(lines)
     s = MailSession(ctx, parsed)
+    if guard.answer(s) or guard.hold_unconfirmed(s):
+        s.finish()
+        return
     if press.relay_anonymous(s):
         s.finish()
         return
@@ -57,6 +105,10 @@ def run(ctx: MailContext) -> None:
                       keyword=_keyword(item.verb, s.lang))
         else:
             _command(s, item)
+    if unread:
+        s.close_actor()
+        s.begin(None)
+        s.say(Refusal.LINES_NOT_READ, cap=ctx.settings.max_command_lines, count=unread)
     s.finish()
 
 
@@ -74,6 +126,11 @@ def _order_line(s: MailSession, item: OrderLine) -> None:
 
 def _command(s: MailSession, cmd: Command) -> None:
     if cmd.verb in READ_ORDERS:
+        if s.reads_left <= 0:
+            s.begin(cmd)
+            s.say(Refusal.TOO_MANY, what="reads")
+            return
+        s.reads_left -= 1
         orders.flush_orders(s)
     if cmd.verb in (Verb.SIGNON, Verb.CREATE):
         # what the previous signon did is settled before this line starts a new part

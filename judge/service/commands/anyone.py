@@ -8,7 +8,7 @@ from judge.adjudicator.geography import POWERS
 from judge.adjudicator.phase import Phase
 from judge.parsing.commands import GM, LANGS, Command, Verb, lexicon
 from judge.service import games
-from judge.service.auth import hash_password, verify_password
+from judge.service.commands import guard
 from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
@@ -160,8 +160,13 @@ def create_command(s: MailSession, cmd: Command) -> None:
     if gamerepo.game_by_name(s.session, name) is not None:
         s.say(Refusal.GAME_EXISTS, game=name)
         return
-    game = games.create_game(s.session, name, hash_password(cmd.password or ""), s.account,
-                             cmd.lang, s.now)
+    if s.creating is not None:
+        s.say(Refusal.TOO_MANY, what="games")  # one CREATE per mail
+        return
+    password_hash = s.hash(cmd.password or "")
+    if password_hash is None:
+        return
+    game = games.create_game(s.session, name, password_hash, s.account, cmd.lang, s.now)
     s.close_actor()
     s.creating = game
     s.actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
@@ -187,8 +192,11 @@ def join_command(s: MailSession, cmd: Command) -> None:
     taken = {seat.power for seat in seats}
     placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, len(POWERS) + 1)
                        if f"{games.PLACEHOLDER}{n}" not in taken)
+    password_hash = s.hash(cmd.password or "")
+    if password_hash is None:
+        return
     s.session.add(Seat(game_id=game.id, power=placeholder, account_id=s.account.id,
-                       status="active", password_hash=hash_password(cmd.password or ""),
+                       status="active", password_hash=password_hash,
                        preferences=list(cmd.powers)))
     s.session.flush()
     count = len(seats) + 1
@@ -211,9 +219,7 @@ def signon_command(s: MailSession, cmd: Command) -> None:
     s.touch(game)
     sender = s.account.address.lower()
     if cmd.power == GM:
-        if not verify_password(cmd.password or "", game.password_hash):
-            s.auth_failed = True
-            s.say(Refusal.WRONG_PASSWORD, game=game.name)
+        if not _password_ok(s, game, GM, cmd.password or "", game.password_hash):
             return
         actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
         record = games.gm_address(s.session, game)
@@ -227,9 +233,7 @@ def signon_command(s: MailSession, cmd: Command) -> None:
         s.auth_failed = True
         s.say(Refusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
         return
-    if not verify_password(cmd.password or "", seat.password_hash):
-        s.auth_failed = True
-        s.say(Refusal.WRONG_PASSWORD, game=game.name)
+    if not _password_ok(s, game, seat.power, cmd.password or "", seat.password_hash):
         return
     actor = Actor(game=game, seat=seat, gm=False, first_entry=len(s.entries) - 1)
     record = games.address_of_account(s.session, seat.account_id)
@@ -238,3 +242,32 @@ def signon_command(s: MailSession, cmd: Command) -> None:
     s.sign_on(actor)
     s.say(Done.SIGNED_ON, game=game.name, power=seat.power, phase=game.phase,
           status=game.status)
+
+
+def _password_ok(s: MailSession, game: Game, power: str, password: str, stored: str) -> bool:
+    """The sign-on's password check: refused unheard while the seat is locked, at most once
+    per power per mail, each failure counted towards the lockout."""
+    # the lock stops strangers guessing; the seat's own registered address still signs on,
+    # so a stranger's wrong guesses never lock a player out before a deadline
+    own = (game.gm_account_id if power == GM else _seat_account(s, game, power)) == s.account.id
+    if not own and guard.locked(s, game, power):
+        s.auth_failed = True
+        s.say(Refusal.SIGNON_LOCKED, game=game.name)
+        return False
+    fresh = (game.id, power) not in s.tried
+    ok = s.check(game.id, power, password, stored)
+    if ok:
+        if fresh:
+            guard.succeeded(s, game, power)
+        return True
+    s.auth_failed = True
+    if ok is False:
+        s.say(Refusal.WRONG_PASSWORD, game=game.name)
+        if fresh and not own:
+            guard.failed(s, game, power)
+    return False
+
+
+def _seat_account(s: MailSession, game: Game, power: str) -> int | None:
+    seat = playrepo.seat_by_power(s.session, game.id, power)
+    return seat.account_id if seat is not None else None

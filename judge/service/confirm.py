@@ -60,6 +60,12 @@ def find_answer(ctx: MailContext) -> Answer | None:
     return None
 
 
+def token_in_subject(subject: str) -> str | None:
+    """The token of a confirmation mail's subject (what a reply keeps), else None."""
+    match = ANSWER.search(subject or "")
+    return match.group(1).lower() if match else None
+
+
 def new_token() -> str:
     return secrets.token_hex(TOKEN_HEX // 2)
 

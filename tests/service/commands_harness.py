@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from judge.service import confirm
 from judge.service.dispatch import dispatch
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
@@ -61,6 +62,17 @@ class Harness:
         self.outbox.extend(sent)
         self.now += timedelta(minutes=1)
         return sent
+
+    def confirm(self, address: str) -> None:
+        """``address`` answered a confirmation earlier (what tests of other things assume)."""
+        with self.db.session() as session:
+            guardrepo.confirm_account(session, address, self.now)
+
+    def answer_confirmation(self, sent: list[Sent], address: str, extra: str = "") -> list[Sent]:
+        """Answer, from ``address``, the confirmation among ``sent`` mailed to it."""
+        token = next(confirm.token_in_subject(m.subject) for m in sent
+                     if m.to == address and confirm.token_in_subject(m.subject))
+        return self.mail(address, f"CONFIRM {token} {extra}".strip(), subject="confirmed")
 
     def reply(self, sender: str, body: str, **kw: Any) -> str:
         """The answer to the sender (the first mail queued to them)."""

@@ -254,8 +254,10 @@ def _password_ok(s: MailSession, game: Game, power: str, password: str, stored: 
         s.auth_failed = True
         s.say(Refusal.SIGNON_LOCKED, game=game.name)
         return False
-    fresh = (game.id, power) not in s.tried
+    key = (game.id, power)
     ok = s.check(game.id, power, password, stored)
+    fresh = key not in s.counted  # the lockout counts one try per power per mail
+    s.counted.add(key)
     if ok:
         if fresh:
             guard.succeeded(s, game, power)

@@ -79,10 +79,11 @@ def start_command(s: MailSession, cmd: Command) -> None:
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
         if address:
-            anon = games.anon_address(game, seat.power, s.settings) if games.is_blind(game) \
-                else None
+            blind = games.is_blind(game)
+            anon = games.anon_address(game, seat.power, s.settings) if blind else None
+            relay = games.relay_address(game, "POWER", seat, s.settings) if blind else None
             s.notify(address, game, Done.STARTED, game=game.name, power=seat.power,
-                     deadline=deadline, anon=anon, seats=[], gm=False)
+                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay)
     s.say(Done.STARTED, game=game.name, power=None, deadline=deadline, anon=None, seats=rows,
           gm=True)
     for address in games.observers(game):

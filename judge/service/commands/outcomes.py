@@ -45,6 +45,7 @@ class Refusal(StrEnum):
     PASSWORD_ALREADY_TRIED = "password_already_tried"
     LINES_NOT_READ = "lines_not_read"
     TOO_MANY = "too_many"
+    RELAY_NOT_AUTHENTICATED = "relay_not_authenticated"
 
 
 class Done(StrEnum):

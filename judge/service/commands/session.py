@@ -79,6 +79,7 @@ class MailSession:
         self.reads_left = READS_PER_MAIL
         # (game id, power) -> (password given, matched): one check per power per mail
         self.tried: dict[tuple[int, str], tuple[str, bool]] = {}
+        self.counted: set[tuple[int, str]] = set()  # tries the lockout has counted
         self.address_changed = False
 
     # ------------------------------------------------------------ language and output

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
+from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
@@ -32,6 +33,7 @@ from judge.storage.mailrepo import (
     insert_outbound,
     mark_inbound,
     requeue_failed,
+    set_inbound_raw,
 )
 from judge.storage.models import OutboundMail
 
@@ -104,6 +106,7 @@ def process_batch(
         if claimed is not None:
             claimed.extend(row.id for row in rows)
         outbox: list[OutboundMail] = []
+        masked: list[tuple[int, bytes]] = []
         reply_counts: dict[str, int] = {}
         results = []
         started = time.monotonic()
@@ -121,9 +124,24 @@ def process_batch(
                               verified=verified)
             note = handle(ctx, dispatcher)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
+            if ctx.secrets and not ctx.held:
+                masked.append((row.id, _masked(row, ctx.secrets, decode, settings)))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
+        for inbound_id, raw in masked:
+            set_inbound_raw(session, inbound_id, raw)
     return [r[0] for r in results]
+
+
+def _masked(row: object, secrets: set[str], decode: Decoder, settings: Settings) -> bytes:
+    """The row's raw bytes with the mail's passwords masked (see ``judge.service.rawmask``)."""
+    raw: bytes = getattr(row, "raw")  # noqa: B009  (a Core row, not an ORM object)
+
+    def still_shows(masked: bytes) -> bool:
+        text = decode(masked, "", len(masked), False, settings).text
+        return any(secret in text.split() for secret in secrets)
+
+    return mask_raw(raw, secrets, still_shows)
 
 
 def process_one(

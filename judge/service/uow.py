@@ -115,6 +115,8 @@ class MailContext:
     held: bool = False
     # (password, stored hash) -> matched, checked before the write transaction began
     verified: dict[tuple[str, str], bool] | None = None
+    # the passwords this mail carries: masked in its stored raw copy once it is handled
+    secrets: set[str] = field(default_factory=set)
     _notes_said: bool = False
 
     def notices(self, lang: str | None = None) -> list[str]:

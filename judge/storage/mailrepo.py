@@ -414,3 +414,8 @@ def set_imap_watermark(session: Session, account: str, uidvalidity: int, last_ui
     state = imap_watermark(session, account)
     state.uidvalidity = uidvalidity
     state.last_uid = last_uid
+
+
+def set_inbound_raw(session: Session, inbound_id: int, raw: bytes) -> None:
+    """Replace a handled mail's stored bytes (its passwords masked)."""
+    session.execute(update(InboundMail).where(InboundMail.id == inbound_id).values(raw=raw))

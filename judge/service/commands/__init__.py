@@ -14,18 +14,19 @@ from judge.parsing.commands import (
     Malformed,
     NotUnderstood,
     OrderLine,
+    ParsedMail,
     Problem,
     Role,
     Verb,
     lexicon,
     parse_mail,
 )
-from judge.service import press
+from judge.service import confirm, press
 from judge.service.auth import verify_password
 from judge.service.commands import anyone, gm, guard, orders, player  # noqa: F401
 from judge.service.commands.outcomes import Refusal
 from judge.service.commands.registry import HANDLERS, role_of
-from judge.service.commands.session import HASHES_PER_MAIL, MailSession
+from judge.service.commands.session import HASHES_PER_MAIL, KEPT_WORDS, MASKED, MailSession
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import playrepo
@@ -76,9 +77,31 @@ def prepare_passwords(session: Any, mails: Sequence[IncomingMail], settings: Set
     return verified
 
 
+PASSWORD_VERBS = frozenset({Verb.SIGNON, Verb.JOIN, Verb.CREATE, Verb.SET_PASSWORD})
+
+
+def secrets_of(parsed: ParsedMail) -> set[str]:
+    """Every password the mail carries (sign-ons, joins, new passwords, the rest of a line
+    with too many words), so that the stored raw mail can be masked once handled."""
+    found: set[str] = set()
+    for item in parsed.items:
+        if isinstance(item, Command) and item.verb in PASSWORD_VERBS:
+            found.update(v for v in (item.password, item.value if item.verb is
+                                     Verb.SET_PASSWORD else None) if v)
+        elif isinstance(item, Malformed | NotUnderstood):
+            verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
+            if verb in KEPT_WORDS:
+                found.update(item.text.split()[KEPT_WORDS[verb]:])
+    return found
+
+
 def run(ctx: MailContext) -> None:
     lines, unread = read_lines(ctx.mail.lines, ctx.settings.max_command_lines)
     parsed = parse_mail(lines)
+    ctx.secrets.update(secrets_of(parsed))
+    answer = confirm.find_answer(ctx)
+    if answer is not None and answer.password:
+        ctx.secrets.add(answer.password)
     s = MailSession(ctx, parsed)
     if guard.answer(s) or guard.hold_unconfirmed(s):
         s.finish()
@@ -101,7 +124,10 @@ def run(ctx: MailContext) -> None:
             if item.problem is Problem.UNCLOSED_BLOCK:
                 s.say(Refusal.UNCLOSED_BLOCK)
             else:
-                s.say(Refusal.MALFORMED, problem=item.problem.value, detail=item.detail,
+                detail = item.detail
+                if item.verb in PASSWORD_VERBS and item.problem is Problem.TOO_MANY_ARGUMENTS:
+                    detail = MASKED  # the extra word may be the rest of a password
+                s.say(Refusal.MALFORMED, problem=item.problem.value, detail=detail,
                       keyword=_keyword(item.verb, s.lang))
         else:
             _command(s, item)

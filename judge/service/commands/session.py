@@ -193,7 +193,7 @@ class MailSession:
 
 # words kept before the masking of a line the parser refused that names a password verb:
 # SIGNON power game ****, JOIN game ****, SET PASSWORD ****
-_KEPT_WORDS = {Verb.SIGNON: 3, Verb.JOIN: 2, Verb.CREATE: 2, Verb.SET_PASSWORD: 2}
+KEPT_WORDS = {Verb.SIGNON: 3, Verb.JOIN: 2, Verb.CREATE: 2, Verb.SET_PASSWORD: 2}
 
 
 def echo_of(item: Any) -> str | None:
@@ -203,8 +203,8 @@ def echo_of(item: Any) -> str | None:
     if not isinstance(item, Command):
         text = getattr(item, "text", None)
         verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
-        if text is not None and verb in _KEPT_WORDS:
-            keep = _KEPT_WORDS[verb]
+        if text is not None and verb in KEPT_WORDS:
+            keep = KEPT_WORDS[verb]
             words = text.split()
             return " ".join(w if i < keep else MASKED for i, w in enumerate(words))
         return text

@@ -227,7 +227,7 @@ def test_set_address_takes_exactly_one_address(db: Database) -> None:
     france = players["FRANCE"]
     j = Judge.on(db)
     for value in ("a@x.example, b@y.example", "a@x.example b@y.example",
-                  "Evil <a@x.example>", "a@x.example\x0dBcc: b@y.example"):
+                  "Evil <a@x.example>", "a@@x.example", "\"a b\"@x.example"):
         sent = j.send(france, f"SIGNON FRANCE alpha {password_of(france)}\nSET ADDRESS {value}")
         assert [m.to for m in sent] == [france], value
         assert "not a mail address" in sent[0].body or "Not applied" in sent[0].body

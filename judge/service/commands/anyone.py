@@ -16,6 +16,8 @@ from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
 ROLE_ORDER = ("anyone", "player", "gm")
+# different seats one mail may sign on to (a GM with BECOME needs one; a club secretary a few)
+SIGNONS_PER_MAIL = 10
 
 
 def help_groups(lang: str) -> list[dict[str, Any]]:
@@ -211,6 +213,19 @@ def join_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.SIGNON)
 def signon_command(s: MailSession, cmd: Command) -> None:
     s.close_actor()
+    # repeated sign-ons are answered without touching the database: a mail of a thousand
+    # guesses for one seat costs one look-up and one password check
+    key = ((cmd.game or "").lower(), cmd.power or "")
+    given = s.signons.get(key)
+    if given is not None and given != (cmd.password or ""):
+        s.auth_failed = True
+        s.say(Refusal.PASSWORD_ALREADY_TRIED)
+        return
+    if given is None and len(s.signons) >= SIGNONS_PER_MAIL:
+        s.auth_failed = True
+        s.say(Refusal.TOO_MANY, what="signons")
+        return
+    s.signons[key] = cmd.password or ""
     game = gamerepo.game_by_name(s.session, cmd.game or "")
     if game is None:
         s.auth_failed = True

@@ -80,6 +80,7 @@ class MailSession:
         # (game id, power) -> (password given, matched): one check per power per mail
         self.tried: dict[tuple[int, str], tuple[str, bool]] = {}
         self.counted: set[tuple[int, str]] = set()  # tries the lockout has counted
+        self.signons: dict[tuple[str, str], str] = {}  # (game, power) -> password given
         self.address_changed = False
 
     # ------------------------------------------------------------ language and output

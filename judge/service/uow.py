@@ -148,8 +148,7 @@ class MailContext:
         if self._replies_today(to) >= cap:
             log.warning("reply to %s dropped: over %d replies a day", to, cap)
             self.dropped.append(to)
-            if count_recent_to(self.session, to, self.now - timedelta(days=1),
-                               kind=CAP_NOTICE) == 0:
+            if not self._cap_notice_sent(to):
                 self._queue(to=to, subject=CAP_SUBJECT, body=CAP_TEXT.format(cap=cap),
                             kind=CAP_NOTICE, in_reply_to=self._in_reply_to())
             return None
@@ -166,6 +165,18 @@ class MailContext:
             references=header_safety.references([*self.mail.references,
                                                  self.mail.message_id]),
         )
+
+    def _cap_notice_sent(self, to: str) -> bool:
+        """Whether today's cap notice to ``to`` went (or is queued in this transaction)."""
+        key = f"\0{CAP_NOTICE}:{to}"  # a key no address can be
+        counts = self.reply_counts
+        if counts is not None and key in counts:
+            return True
+        sent = count_recent_to(self.session, to, self.now - timedelta(days=1),
+                               kind=CAP_NOTICE) > 0
+        if counts is not None:
+            counts[key] = 1
+        return sent
 
     def _in_reply_to(self) -> str | None:
         return header_safety.message_id(self.mail.message_id)

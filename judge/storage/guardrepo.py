@@ -77,7 +77,8 @@ def expire_confirmations(session: Session, now: datetime) -> list[int]:
     if held:
         session.execute(update(InboundMail).where(
             InboundMail.id.in_(held), InboundMail.status == "held").values(
-            status="done", processed_at=now, note="dropped: address not confirmed in time"))
+            status="done", processed_at=now, raw=b"",
+            note="dropped: address not confirmed in time"))
     session.flush()
     return held
 

@@ -122,8 +122,11 @@ def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) 
                 return False
             seat.account_id = account.id
         else:
-            if game.status == "finished":
+            if game.status == "finished" or game.gm_account_id != row.requested_by_id:
                 return False
+            old = games.address_of_account(s.session, seat.account_id)
+            if old and old.lower() != account.address.lower():
+                s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
             seat.account_id = account.id
             seat.password_hash = hash_password(password or "")
             seat.status = "active"

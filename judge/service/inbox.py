@@ -77,8 +77,10 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
     dispatcher(ctx)
     if ctx.held:
         return "held until the sender confirms the address"
+    if ctx.drop_note:
+        return ctx.drop_note
     if ctx.dropped:
-        return "reply dropped: daily cap or no plain sender address"
+        return "reply dropped: daily reply cap"
     return None
 
 

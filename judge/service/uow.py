@@ -113,6 +113,7 @@ class MailContext:
     reply_counts: dict[str, int] | None = None
     # set when the mail is kept unhandled until its sender confirms the address
     held: bool = False
+    drop_note: str | None = None  # why this mail got no reply, when not the daily cap
     # (password, stored hash) -> matched, checked before the write transaction began
     verified: dict[tuple[str, str], bool] | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
@@ -142,7 +143,7 @@ class MailContext:
         to = header_safety.addr_spec(self.mail.from_addr)
         if to is None:
             log.info("no reply: sender %r is not a plain address", self.mail.from_addr)
-            self.dropped.append(self.mail.from_addr)
+            self.drop_note = "no reply: the sender is not a plain address"
             return None
         cap = self.settings.replies_per_address_per_day
         if self._replies_today(to) >= cap:

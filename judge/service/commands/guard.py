@@ -39,7 +39,7 @@ def hold_unconfirmed(s: MailSession) -> bool:
     if why is not None:
         log.warning("inbound %s from %s: not handled, no confirmation sent (%s)",
                     s.ctx.inbound_id, address, why)
-        s.ctx.dropped.append(address)
+        s.ctx.drop_note = f"no reply: held for confirmation, none may be sent ({why})"
         s.finished = True
         return True
     token = s.requests.make(address, "mail", inbound_id=s.ctx.inbound_id)

@@ -33,7 +33,10 @@ class Settings:
     smtp_security: str = "none"
     smtp_timeout_seconds: float = 30.0
     smtp_ca_file: str = ""  # PEM file of CAs to trust for the relay's TLS; empty: the system's
-    smtp_connections: int = 4  # parallel connections to the relay when the outbox is full
+    # parallel connections to the relay, each with one message in flight: a crash re-sends
+    # at most this many messages
+    smtp_connections: int = 1
+    verp: bool = True  # envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats
     imap_host: str = ""  # empty: no IMAP poller
     imap_port: int = 993
     imap_user: str = ""
@@ -63,6 +66,13 @@ class Settings:
     raw_mail_retention_days: float = 14.0
     drain_poll_seconds: float = 5.0
     log_level: str = "INFO"
+    log_repeats_per_minute: int = 10  # one message template, warnings and up; 0: no limit
+    # connection limits (0: none). Above max_mail_connections a mail client gets a 421;
+    # above max_http_connections the archive answers 503.
+    max_mail_connections: int = 200
+    mail_idle_seconds: float = 300.0  # an LMTP/SMTP session silent this long is closed
+    max_http_connections: int = 200
+    http_idle_seconds: float = 5.0  # keep-alive of an idle HTTP connection
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -14,15 +14,17 @@ transaction, so only the mail that fails is marked failed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
+from judge.runner import Runner
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
+from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
@@ -64,6 +66,12 @@ OVERSIZED_TEXT = (
 def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
     """Run one decoded mail through the guards and the dispatcher; returns a note for the log."""
     mail = ctx.mail
+    if mail.envelope_to:
+        bounce = handle_bounce(ctx.session, ctx.settings, ctx.now, mail.envelope_to,
+                               mail.failed_recipients, mail.delayed_recipients)
+        if bounce is not None:
+            log.info("inbound %s: %s", ctx.inbound_id, bounce)
+            return bounce
     if mail.loop_reason:
         log.info("inbound %s from %r: no reply (%s)", ctx.inbound_id, mail.from_addr,
                  mail.loop_reason)
@@ -121,6 +129,8 @@ def process_batch(
             if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
                 break
             when = now()
+            if row.envelope_to:
+                mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
                               verified=verified)
@@ -222,6 +232,46 @@ def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:
         return requeue_failed(session, ids or [])
 
 
+class DrainRunner(Runner):
+    """The inbox drain as a runner: each round handles a batch of waiting mail."""
+
+    name = "inbox drain"
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        decode: Decoder,
+        stopping: asyncio.Event,
+        wake: asyncio.Event | None = None,
+        on_handled: Callable[[], None] = lambda: None,
+        dispatcher: Dispatcher | None = None,
+        now: Callable[[], datetime] = utcnow,
+        batch: int = DRAIN_BATCH,
+    ) -> None:
+        super().__init__(stopping, wake, poll_seconds=settings.drain_poll_seconds)
+        self.db, self.settings, self.decode = db, settings, decode
+        self.on_handled, self.dispatcher, self.now, self.batch = on_handled, dispatcher, now, batch
+        self.next_sweep = 0.0
+
+    async def one_round(self) -> float | None:
+        # raises only when the database itself is failing: the mail stays stored
+        handled = await asyncio.to_thread(drain_some, self.db, self.settings, self.decode,
+                                          self.dispatcher, self.now, self.batch,
+                                          self.stopping.is_set)
+        if handled:
+            self.on_handled()
+            return 0
+        if time.monotonic() >= self.next_sweep:
+            # idle: expire confirmations, empty old raw mail (a failure is logged, not fatal)
+            self.next_sweep = time.monotonic() + SWEEP_SECONDS
+            try:
+                await asyncio.to_thread(housekeeping, self.db, self.settings, self.now())
+            except Exception:
+                log.exception("inbox housekeeping failed; tried again later")
+        return None
+
+
 async def run_drain(
     db: Database,
     settings: Settings,
@@ -233,39 +283,6 @@ async def run_drain(
     now: Callable[[], datetime] = utcnow,
     batch: int = DRAIN_BATCH,
 ) -> None:
-    """Drain until ``stopping`` is set; the mail in hand is always finished first.
-    When idle, every ``SWEEP_SECONDS``: expire confirmations, empty old raw mail."""
-    backoff = 0.5
-    next_sweep = 0.0
-    while not stopping.is_set():
-        wake.clear()  # before looking, so a wake during the look is not lost
-        try:
-            handled = await asyncio.to_thread(drain_some, db, settings, decode, dispatcher, now,
-                                              batch, stopping.is_set)
-            backoff = 0.5
-        except Exception:
-            # the database itself is failing: keep the mail stored and try again later
-            log.exception("inbox drain: database error, retrying in %.1fs", backoff)
-            await _sleep_until(stopping, backoff)
-            backoff = min(backoff * 2, 60.0)
-            continue
-        if handled:
-            on_handled()
-            continue
-        if time.monotonic() >= next_sweep:
-            next_sweep = time.monotonic() + SWEEP_SECONDS
-            try:
-                await asyncio.to_thread(housekeeping, db, settings, now())
-            except Exception:
-                log.exception("inbox housekeeping failed; tried again later")
-        waiter = asyncio.ensure_future(wake.wait())
-        stopper = asyncio.ensure_future(stopping.wait())
-        await asyncio.wait({waiter, stopper}, timeout=settings.drain_poll_seconds,
-                           return_when=asyncio.FIRST_COMPLETED)
-        for task in (waiter, stopper):
-            task.cancel()
-
-
-async def _sleep_until(stopping: asyncio.Event, seconds: float) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stopping.wait(), timeout=seconds)
+    """Drain until ``stopping`` is set; the mail in hand is always finished first."""
+    await DrainRunner(db, settings, decode, stopping, wake, on_handled, dispatcher, now,
+                      batch).run()

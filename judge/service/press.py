@@ -7,11 +7,15 @@
   whose secret it carries. The secret is mailed to that seat's player only, so unlike a From
   it cannot be forged.
 * With the option ``gm_reads_press`` the GM gets a copy of private press too.
+* Grey press is not relayed at once: it leaves with the next batch, on the hour
+  (``GREY_PRESS_BATCH``), with every other grey message of that hour, so that its arrival
+  time does not point at the mail (and the white press) it came with.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.service import games
@@ -22,6 +26,14 @@ from judge.storage import guardrepo, playrepo
 from judge.storage.models import Game, Press, Seat
 
 BROADCAST = "*"
+GREY_PRESS_BATCH = timedelta(hours=1)
+
+
+def grey_release(now: datetime) -> datetime:
+    """The next batch time strictly after ``now``: the start of the next hour."""
+    step = int(GREY_PRESS_BATCH.total_seconds())
+    seconds = int(now.timestamp())
+    return datetime.fromtimestamp((seconds // step + 1) * step, tz=now.tzinfo)
 
 
 def send_press(s: MailSession, cmd: Command) -> None:
@@ -85,6 +97,8 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
                            to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
                            phase=game.phase, body=body, reply_to=reply_to)
         row = s.ctx.send(address, subject, text, game=game, kind="press")
+        if row is not None and grey:
+            row.next_attempt_at = grey_release(s.now)
         if row is not None and reply_to:
             row.headers = {**(row.headers or {}), "Reply-To": reply_to}
 

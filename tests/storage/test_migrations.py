@@ -49,7 +49,7 @@ def test_0002_takes_existing_players_and_gms_as_confirmed(db_url: str) -> None:
     from sqlalchemy import text
 
     db = Database(db_url)
-    db.migrate("0001")
+    db.migrate("0003_bots")
     with db.engine.begin() as conn:
         for i, address in enumerate(("gm@x.example", "player@x.example", "stranger@x.example"),
                                     start=1):

@@ -3,8 +3,8 @@
 Accounts that already hold a seat or run a game are taken as confirmed: they were playing
 before confirmations existed, and holding them back would stop running games.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0004_confirmations
+Revises: 0003_bots
 Create Date: 2026-12-01
 """
 from alembic import op
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 
 
-revision = '0002'
-down_revision = '0001'
+revision = '0004_confirmations'
+down_revision = '0003_bots'
 branch_labels = None
 depends_on = None
 

@@ -54,6 +54,16 @@ class Settings:
     retry_base_seconds: float = 60.0
     retry_max_seconds: float = 6 * 3600.0
     replies_per_address_per_day: int = 50
+    # address confirmations (judge.service.confirm)
+    confirmations_per_address_per_day: int = 2
+    confirmations_per_sender_per_day: int = 5
+    confirmation_days: float = 7.0
+    # bounded work per mail: command lines read, wrong passwords before a seat locks
+    max_command_lines: int = 500
+    signon_failures_before_lock: int = 5
+    signon_lock_hours: float = 24.0
+    # raw mail is emptied this many days after it was handled (0: kept for ever)
+    raw_mail_retention_days: float = 14.0
     drain_poll_seconds: float = 5.0
     log_level: str = "INFO"
     log_repeats_per_minute: int = 10  # one message template, warnings and up; 0: no limit
@@ -75,6 +85,10 @@ class Settings:
                 raise ValueError(f"{name} must be one of {', '.join(SECURITY_MODES)}")
         if self.max_message_bytes <= 0:
             raise ValueError("max_message_bytes must be positive")
+        for name in ("max_command_lines", "signon_failures_before_lock",
+                     "confirmations_per_address_per_day", "confirmations_per_sender_per_day"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
         return self
 
 

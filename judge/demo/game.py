@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -30,6 +31,7 @@ from judge.archive.server import run as run_archive
 from judge.demo.relay import CaptureRelay
 from judge.rules.due import needs_orders
 from judge.service import wakeups
+from judge.service.confirm import token_in_subject
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.archive_queries import turn_archive
@@ -82,6 +84,17 @@ class Demo:
     # ------------------------------------------------------------------ mail in
 
     async def send(self, sender: str, body: str, subject: str = "orders") -> None:
+        """One mail in; when the judge answers it with a confirmation (a new address), the
+        demo player answers that too, as a person would."""
+        before = len(self.relay.messages)
+        await self._deliver(sender, body, subject)
+        for captured in self.relay.messages[before:]:
+            msg = message_from_bytes(captured.raw)
+            token = token_in_subject(str(msg.get("Subject", "")))
+            if token and sender in captured.recipients:
+                await self._deliver(sender, "", f"Re: confirm {token}")
+
+    async def _deliver(self, sender: str, body: str, subject: str) -> None:
         msg = EmailMessage()
         msg["From"] = sender
         msg["To"] = self.ctx.settings.address

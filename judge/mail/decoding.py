@@ -24,6 +24,7 @@ from flufl.bounce import all_failures
 
 from judge.mail.cleanup import command_lines, html_to_text
 from judge.mail.loopguard import loop_reason
+from judge.service.header_safety import addr_spec, one_line
 from judge.service.uow import IncomingMail, note_text
 from judge.settings import Settings
 
@@ -173,6 +174,20 @@ def _failures(msg: email.message.Message) -> tuple[tuple[str, ...], tuple[str, .
     return text(permanent), text(temporary)
 
 
+def sender_of(raw_from: object, envelope_from: str) -> tuple[str, str]:
+    """(display name, addr-spec) of a From header, read BEFORE its encoded words are decoded:
+    an address written inside an encoded display name (``=?utf-8?b?...?= <real@x>`` where the
+    word decodes to ``"Evil <admin@judge>"``) is text, never the sender. A From naming several
+    addresses, or none that is plain, falls back to the envelope sender."""
+    found = email.utils.getaddresses([str(raw_from or "")])
+    addresses = [(name, addr) for name, addr in found if addr]
+    if len(addresses) == 1 and addr_spec(addresses[0][1]):
+        name, addr = addresses[0]
+        return one_line(header_text(name)), addr
+    plain = addr_spec(envelope_from or "")
+    return "", plain or ""
+
+
 def decode(
     raw: bytes, envelope_from: str, size: int, oversized: bool, settings: Settings
 ) -> IncomingMail:
@@ -186,12 +201,14 @@ def decode(
 
 def _headers_only(raw: bytes, envelope_from: str, size: int, settings: Settings
                   ) -> IncomingMail:
+    raw_from: object = ""
     try:
         msg = BytesHeaderParser().parsebytes(raw)
         headers = {key.lower(): header_text(value) for key, value in msg.items()}
+        raw_from = msg.get("From", "")
     except Exception:
         headers = {}
-    from_addr = _from_address(headers, envelope_from)[1]
+    from_addr = _from_address(raw_from, envelope_from)[1]
     code: Code = ("unreadable", ())
     return IncomingMail(
         from_addr=from_addr,
@@ -213,12 +230,10 @@ def _content_type(value: str) -> str:
 BARE_ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"\x00-\x1f\x7f]+@[^\s@<>()\[\],;:\\\"\x00-\x1f\x7f]+")
 
 
-def _from_address(headers: dict[str, str], envelope_from: str) -> tuple[str, str]:
-    from_name, from_addr = email.utils.parseaddr(headers.get("from", ""))
+def _from_address(raw_from: object, envelope_from: str) -> tuple[str, str]:
+    from_name, from_addr = sender_of(raw_from, envelope_from)
     if BARE_ADDRESS.fullmatch(from_addr) is None:
-        from_name, from_addr = "", envelope_from if "@" in envelope_from else ""
-        if BARE_ADDRESS.fullmatch(from_addr) is None:
-            from_addr = ""
+        from_name, from_addr = "", ""
     if from_addr:
         local, _, domain = from_addr.rpartition("@")
         from_addr = f"{local}@{domain.lower()}"
@@ -230,8 +245,8 @@ def _decode(
 ) -> IncomingMail:
     msg = email.message_from_bytes(raw)
     headers = {key.lower(): header_text(value) for key, value in msg.items()}
-    from_name, from_addr = _from_address(headers, envelope_from)
-    _, reply_to = email.utils.parseaddr(headers.get("reply-to", ""))
+    from_name, from_addr = _from_address(msg.get("From", ""), envelope_from)
+    _, reply_to = email.utils.parseaddr(str(msg.get("Reply-To", "")))
     codes: list[Code] = []
     plain: list[email.message.Message] = []
     html: list[email.message.Message] = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from judge.bulletins.render import render
 from judge.bulletins.views import GameInfo, SeatInfo
+from judge.service.header_safety import addr_spec
 from judge.service.uow import outbound_row
 from judge.settings import Settings
 from judge.storage.gamerepo import seats
@@ -79,6 +80,8 @@ def queue(session: Session, settings: Settings, now: datetime, game: Game,
           attachments: list[dict[str, Any]] | None = None) -> list[OutboundMail]:
     rows = []
     for address in addresses:
+        if addr_spec(address) is None:
+            continue  # never a header built from something that is not one address
         row = outbound_row(settings, now, to=address, subject=subject, body=body, kind=kind,
                            game=game, attachments=attachments)
         enqueue_outbound(session, row)

@@ -40,6 +40,15 @@ class CommandRefusal(StrEnum):
     NO_SUCH_TURN = "no_such_turn"
     UNCLOSED_BLOCK = "unclosed_block"
     BAD_ADDRESS = "bad_address"
+    CONFIRM_UNKNOWN = "confirm_unknown"
+    CONFIRM_LIMIT = "confirm_limit"
+    CONFIRM_NEEDS_PASSWORD = "confirm_needs_password"
+    CONFIRM_STALE = "confirm_stale"
+    SIGNON_LOCKED = "signon_locked"
+    PASSWORD_ALREADY_TRIED = "password_already_tried"
+    LINES_NOT_READ = "lines_not_read"
+    TOO_MANY = "too_many"
+    RELAY_NOT_AUTHENTICATED = "relay_not_authenticated"
 
 
 class Done(StrEnum):
@@ -87,3 +96,9 @@ class Done(StrEnum):
     SUMMARY = "summary"
     HELP = "help"
     NOTHING = "nothing"
+    CONFIRM_HELD = "confirm_held"
+    CONFIRM_SENT = "confirm_sent"
+    CONFIRM_ADDRESS = "confirm_address"
+    CONFIRM_REPLACE = "confirm_replace"
+    CONFIRMED = "confirmed"
+    SEAT_LOCKED = "seat_locked"

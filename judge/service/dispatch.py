@@ -19,9 +19,20 @@ The command language is ``judge.parsing.commands``; the handlers are
 
 from __future__ import annotations
 
-from judge.service.commands import run
-from judge.service.uow import MailContext
+from collections.abc import Sequence
+from typing import Any
+
+from judge.service.commands import prepare_passwords, run
+from judge.service.uow import IncomingMail, MailContext
+from judge.settings import Settings
 
 
 def dispatch(ctx: MailContext) -> None:
     run(ctx)
+
+
+def prepare(session: Any, mails: Sequence[IncomingMail], settings: Settings,
+            ) -> dict[tuple[str, str], bool]:
+    """Check the sign-on passwords of ``mails`` before their transaction writes anything
+    (read-only); ``dispatch`` then finds the answers in ``MailContext.verified``."""
+    return prepare_passwords(session, mails, settings)

@@ -189,6 +189,19 @@ def anon_address(game: Game, power: str, settings: Settings) -> str:
     return f"{game.name}-{power.lower()}@{settings.domain}"
 
 
+def relay_secret(seat: Seat) -> str:
+    """The seat's secret for relay addresses, made on first use (blind games)."""
+    if not seat.relay_secret:
+        seat.relay_secret = secrets.token_hex(8)
+    return seat.relay_secret
+
+
+def relay_address(game: Game, target: str, reader: Seat, settings: Settings) -> str:
+    """The address ``reader``'s player writes to ``target`` at: only that player is ever
+    told it, so a mail to it is known to come from the reader's seat (a From is not)."""
+    return f"{game.name}-{target.lower()}-{relay_secret(reader)}@{settings.domain}"
+
+
 def public_address(session: Any, game: Game, seat: Seat, settings: Settings) -> str:
     """The address others may see for a seat: the anonymous one in a blind game."""
     if is_blind(game):

@@ -22,8 +22,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from judge.runner import Runner
+from judge.service import confirm
 from judge.service import dispatch as dispatch_module
 from judge.service.mailtrouble import handle_bounce
+from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
@@ -33,6 +35,7 @@ from judge.storage.mailrepo import (
     insert_outbound,
     mark_inbound,
     requeue_failed,
+    set_inbound_raw,
 )
 from judge.storage.models import OutboundMail
 
@@ -47,6 +50,7 @@ Dispatcher = Callable[[MailContext], None]
 # at most this many waiting mails are handled in one transaction, for at most this long
 DRAIN_BATCH = 16
 BATCH_SECONDS = 0.25
+SWEEP_SECONDS = 600.0
 
 
 def utcnow() -> datetime:
@@ -79,6 +83,10 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
         ctx.reply(OVERSIZED_TEXT.format(size=mail.size, cap=ctx.settings.max_message_bytes))
         return "oversized"
     dispatcher(ctx)
+    if ctx.held:
+        return "held until the sender confirms the address"
+    if ctx.drop_note:
+        return ctx.drop_note
     if ctx.dropped:
         return "reply dropped: daily reply cap"
     return None
@@ -108,23 +116,44 @@ def process_batch(
         if claimed is not None:
             claimed.extend(row.id for row in rows)
         outbox: list[OutboundMail] = []
+        masked: list[tuple[int, bytes]] = []
         reply_counts: dict[str, int] = {}
         results = []
         started = time.monotonic()
-        for row in rows:
+        # decode every mail and check its passwords (scrypt) before the first write, so
+        # the slow part of a hostile mail never runs while the database's write lock is held
+        mails = [decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+                 for row in rows]
+        verified = dispatch_module.prepare(session, mails, settings)
+        for row, mail in zip(rows, mails, strict=True):
             if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
                 break
             when = now()
-            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
             if row.envelope_to:
                 mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
-                              inbound_id=row.id, outbox=outbox, reply_counts=reply_counts)
+                              inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
+                              verified=verified)
             note = handle(ctx, dispatcher)
-            results.append((row.id, "done", when, note, None))
+            results.append((row.id, "held" if ctx.held else "done", when, note, None))
+            if ctx.secrets and not ctx.held:
+                masked.append((row.id, _masked(row, ctx.secrets, decode, settings)))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
+        for inbound_id, raw in masked:
+            set_inbound_raw(session, inbound_id, raw)
     return [r[0] for r in results]
+
+
+def _masked(row: object, secrets: set[str], decode: Decoder, settings: Settings) -> bytes:
+    """The row's raw bytes with the mail's passwords masked (see ``judge.service.rawmask``)."""
+    raw: bytes = getattr(row, "raw")  # noqa: B009  (a Core row, not an ORM object)
+
+    def still_shows(masked: bytes) -> bool:
+        text = decode(masked, "", len(masked), False, settings).text
+        return any(secret in text.split() for secret in secrets)
+
+    return mask_raw(raw, secrets, still_shows)
 
 
 def process_one(
@@ -186,6 +215,17 @@ def drain_some(
     return handled
 
 
+def housekeeping(db: Database, settings: Settings, now: datetime) -> tuple[int, int]:
+    """Expire unanswered confirmations (the mails they held are dropped with a note) and
+    empty the raw bytes of mail handled longer ago than ``raw_mail_retention_days``."""
+    with db.session() as session:
+        dropped, emptied = confirm.sweep(session, now, settings.raw_mail_retention_days)
+    if dropped or emptied:
+        log.info("housekeeping: %d held mail(s) dropped, %d raw mail(s) emptied", dropped,
+                 emptied)
+    return dropped, emptied
+
+
 def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:
     """Put failed mail back in the queue; the drain handles it again."""
     with db.session() as session:
@@ -212,6 +252,7 @@ class DrainRunner(Runner):
         super().__init__(stopping, wake, poll_seconds=settings.drain_poll_seconds)
         self.db, self.settings, self.decode = db, settings, decode
         self.on_handled, self.dispatcher, self.now, self.batch = on_handled, dispatcher, now, batch
+        self.next_sweep = 0.0
 
     async def one_round(self) -> float | None:
         # raises only when the database itself is failing: the mail stays stored
@@ -221,6 +262,13 @@ class DrainRunner(Runner):
         if handled:
             self.on_handled()
             return 0
+        if time.monotonic() >= self.next_sweep:
+            # idle: expire confirmations, empty old raw mail (a failure is logged, not fatal)
+            self.next_sweep = time.monotonic() + SWEEP_SECONDS
+            try:
+                await asyncio.to_thread(housekeeping, self.db, self.settings, self.now())
+            except Exception:
+                log.exception("inbox housekeeping failed; tried again later")
         return None
 
 

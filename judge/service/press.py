@@ -1,9 +1,11 @@
 """Press: relayed at once, stored, never showing what the game hides.
 
 * Grey press hides the sender's power (the game must allow it: option ``press grey``).
-* In a blind game nobody sees a real address: press carries the sender's anonymous address
-  (``<game>-<power>@<domain>``) as Reply-To, or nothing when grey; a mail sent to an anonymous
-  address is relayed to that power's player the same way.
+* In a blind game nobody sees a real address: a player's copy of press carries as Reply-To
+  the relay address ``<game>-<sender power>-<reader's secret>@<domain>``, or nothing when grey;
+  a mail sent to such an address is relayed to that power's player as press from the seat
+  whose secret it carries. The secret is mailed to that seat's player only, so unlike a From
+  it cannot be forged.
 * With the option ``gm_reads_press`` the GM gets a copy of private press too.
 * Grey press is not relayed at once: it leaves with the next batch, on the hour
   (``GREY_PRESS_BATCH``), with every other grey message of that hour, so that its arrival
@@ -20,7 +22,7 @@ from judge.service import games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
-from judge.storage import playrepo
+from judge.storage import guardrepo, playrepo
 from judge.storage.models import Game, Press, Seat
 
 BROADCAST = "*"
@@ -70,17 +72,16 @@ def send_press(s: MailSession, cmd: Command) -> None:
 
 def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
             body: list[str], grey: bool, addresses: Sequence[str]) -> None:
-    """Store the press and queue it to ``addresses`` (each once, never back to the sender)."""
+    """Store the press and queue it to ``addresses`` (each once, never back to the sender).
+
+    In a blind game a player's copy names, as Reply-To, the relay address of the sender's
+    power with the reader's own secret: answering it is authenticated press (see
+    ``relay_anonymous``)."""
     s.session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
                         to_powers=list(to_powers), grey=grey, body="\n".join(body),
                         created=s.now))
     lang = reply_text.check_lang(game.language)
-    reply_to = None
-    if not grey and games.is_blind(game) and sender != GM:
-        reply_to = games.anon_address(game, sender, s.settings)
-    text = reply_text.page(lang, "press", game=game.name, sender=None if grey else sender,
-                       to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
-                       phase=game.phase, body=body, reply_to=reply_to)
+    relayed = not grey and games.is_blind(game) and sender != GM
     subject = reply_text.message(lang, "subject_press", game=game.name,
                              sender=None if grey else sender,
                              broadcast=BROADCAST in to_powers)
@@ -89,29 +90,45 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
         if address.lower() in seen:
             continue
         seen.add(address.lower())
+        reader = games.seat_of_address(s.session, game, address) if relayed else None
+        reply_to = games.relay_address(game, sender, reader, s.settings) \
+            if reader is not None else None
+        text = reply_text.page(lang, "press", game=game.name, sender=None if grey else sender,
+                           to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
+                           phase=game.phase, body=body, reply_to=reply_to)
         row = s.ctx.send(address, subject, text, game=game, kind="press")
-        if grey:
+        if row is not None and grey:
             row.next_attempt_at = grey_release(s.now)
-        if reply_to:
+        if row is not None and reply_to:
             row.headers = {**(row.headers or {}), "Reply-To": reply_to}
 
 
-def _anonymous_targets(s: MailSession) -> list[Seat]:
+def _anonymous_targets(s: MailSession) -> tuple[list[Seat], str | None]:
+    """The seats whose relay addresses the mail was sent to, and the secret they carried
+    (``<game>-<power>-<secret>@``; None when written without one)."""
     domain = s.settings.domain.lower()
     found: list[Seat] = []
+    secret: str | None = None
     for address in (*s.ctx.mail.to, *s.ctx.mail.cc):
         local, _, dom = address.lower().rpartition("@")
         if dom != domain or "-" not in local:
             continue
-        seat = playrepo.seat_by_token(s.session, local)
+        parts = local.split("-")
+        token = "-".join(parts[:2])
+        seat = playrepo.seat_by_token(s.session, token)
         if seat is not None and seat not in found:
             found.append(seat)
-    return found
+            if len(parts) == 3 and parts[2]:
+                secret = secret or parts[2]
+    return found, secret
 
 
 def relay_anonymous(s: MailSession) -> bool:
-    """A mail to anonymous addresses of a blind game is press to those powers; True if so."""
-    targets = _anonymous_targets(s)
+    """A mail to relay addresses of a blind game is press to those powers; True if so.
+
+    The sender is the seat whose secret the address carries, never whoever the From names:
+    a mail without a valid secret is refused, whatever its From."""
+    targets, secret = _anonymous_targets(s)
     if not targets:
         return False
     game = s.session.get(Game, targets[0].game_id)
@@ -121,20 +138,19 @@ def relay_anonymous(s: MailSession) -> bool:
     if game.status not in ("active", "paused") or not games.is_blind(game):
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return True
-    mine = games.seat_of_address(s.session, game, s.account.address)
-    is_gm = game.gm_account_id == s.account.id
-    if mine is None and not is_gm:
-        s.say(CommandRefusal.NOT_A_PLAYER)
+    mine = guardrepo.seat_by_relay_secret(s.session, game.id, secret) if secret else None
+    if mine is None or mine.account_id is None or mine.status == "vacant":
+        s.say(CommandRefusal.RELAY_NOT_AUTHENTICATED)
         return True
-    if games.press_mode(game) == "none" and not is_gm:
+    if games.press_mode(game) == "none":
         s.say(CommandRefusal.NO_PRESS, game=game.name)
         return True
-    sender = mine.power if mine is not None else GM
+    sender = mine.power
     targets = [t for t in targets if t.power != sender and t.account_id is not None]
     addresses = [games.address_of_account(s.session, t.account_id) for t in targets]
     extra = []
     gm = games.gm_address(s.session, game)
-    if gm and not is_gm and games.options(game).get("gm_reads_press"):
+    if gm and games.options(game).get("gm_reads_press"):
         extra.append(gm)
     powers = sorted(t.power for t in targets)
     if not powers:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from judge.service import header_safety
 from judge.settings import Settings
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
 from judge.storage.models import OutboundMail
@@ -88,6 +89,16 @@ def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
     return texts.get(key, NOTE_TEXTS["en"][key]).format(**dict(params))
 
 
+# the one notice a day that says the daily reply cap was reached (kind of its outbox row)
+CAP_NOTICE = "cap_notice"
+CAP_SUBJECT = "Reply limit reached"
+CAP_TEXT = (
+    "This judge has answered {cap} mails to this address in the last 24 hours, its daily "
+    "limit. Your later mails are still read and applied (orders are stored), but they get no "
+    "answer until the limit clears; this notice is sent once.\n"
+)
+
+
 def new_message_id(domain: str) -> str:
     return f"<{uuid.uuid4().hex}@{domain}>"
 
@@ -110,6 +121,13 @@ class MailContext:
     # caches the daily reply count per address across the mails of one transaction.
     outbox: list[OutboundMail] | None = None
     reply_counts: dict[str, int] | None = None
+    # set when the mail is kept unhandled until its sender confirms the address
+    held: bool = False
+    drop_note: str | None = None  # why this mail got no reply, when not the daily cap
+    # (password, stored hash) -> matched, checked before the write transaction began
+    verified: dict[tuple[str, str], bool] | None = None
+    # the passwords this mail carries: masked in its stored raw copy once it is handled
+    secrets: set[str] = field(default_factory=set)
     _notes_said: bool = False
 
     def notices(self, lang: str | None = None) -> list[str]:
@@ -127,28 +145,52 @@ class MailContext:
               lang: str | None = None) -> OutboundMail | None:
         """Queue an answer to the sender (threaded, auto-replied, under the daily cap).
 
+        The answer goes to the From addr-spec, never to Reply-To: a Reply-To is whatever the
+        sender wrote, and answering it would let anyone aim the judge at a third party.
+        Past the daily cap the answer is dropped, and the first answer dropped that day is
+        replaced by one short notice saying so (the mail's commands were still applied).
         ``lang``: the language ``text`` is written in, for the notes appended to it."""
-        to = self.mail.reply_to or self.mail.from_addr
-        if self._replies_today(to) >= self.settings.replies_per_address_per_day:
-            log.warning("reply to %s dropped: over %d replies a day", to,
-                        self.settings.replies_per_address_per_day)
+        to = header_safety.addr_spec(self.mail.from_addr)
+        if to is None:
+            log.info("no reply: sender %r is not a plain address", self.mail.from_addr)
+            self.drop_note = "no reply: the sender is not a plain address"
+            return None
+        cap = self.settings.replies_per_address_per_day
+        if self._replies_today(to) >= cap:
+            log.warning("reply to %s dropped: over %d replies a day", to, cap)
             self.dropped.append(to)
+            if not self._cap_notice_sent(to):
+                self._queue(to=to, subject=CAP_SUBJECT, body=CAP_TEXT.format(cap=cap),
+                            kind=CAP_NOTICE, in_reply_to=self._in_reply_to())
             return None
         notices = [] if self._notes_said else self.notices(lang)
         if notices:
             text = text.rstrip("\n") + "\n\n" + "\n".join(notices) + "\n"
             self._notes_said = True
-        original = self.mail.subject or ""
+        original = header_safety.one_line(self.mail.subject or "")
         if subject is None:
             subject = original if original.lower().startswith("re:") else f"Re: {original}".strip()
-        refs = list(self.mail.references)
-        if self.mail.message_id:
-            refs.append(self.mail.message_id)
         return self._queue(
             to=to, subject=subject, body=text, kind="reply",
-            in_reply_to=self.mail.message_id or None,
-            references=" ".join(refs) or None,
+            in_reply_to=self._in_reply_to(),
+            references=header_safety.references([*self.mail.references,
+                                                 self.mail.message_id]),
         )
+
+    def _cap_notice_sent(self, to: str) -> bool:
+        """Whether today's cap notice to ``to`` went (or is queued in this transaction)."""
+        key = f"\0{CAP_NOTICE}:{to}"  # a key no address can be
+        counts = self.reply_counts
+        if counts is not None and key in counts:
+            return True
+        sent = count_recent_to(self.session, to, self.now - timedelta(days=1),
+                               kind=CAP_NOTICE) > 0
+        if counts is not None:
+            counts[key] = 1
+        return sent
+
+    def _in_reply_to(self) -> str | None:
+        return header_safety.message_id(self.mail.message_id)
 
     def _replies_today(self, to: str) -> int:
         counts = self.reply_counts
@@ -162,8 +204,12 @@ class MailContext:
 
     def send(self, to: str, subject: str, body: str, game: Any = None,
              kind: str = "notice", attachments: list[dict[str, Any]] | None = None,
-             ) -> OutboundMail:
-        """Queue a mail to anyone (bulletins, copies, press). ``game``: a Game row or name."""
+             ) -> OutboundMail | None:
+        """Queue a mail to anyone (bulletins, copies, press). ``game``: a Game row or name.
+        None (logged) when ``to`` is not one plain address."""
+        if header_safety.addr_spec(to) is None:
+            log.warning("mail to %r not queued: not a plain address", to)
+            return None
         return self._queue(to=to, subject=subject, body=body, kind=kind, game=game,
                            attachments=attachments)
 
@@ -178,6 +224,9 @@ class MailContext:
             self.reply_counts[row.to_addr] += 1
         self.queued.append(row)
         return row
+
+
+REPLY_KINDS = ("reply", CAP_NOTICE)
 
 
 def outbound_row(
@@ -197,12 +246,12 @@ def outbound_row(
     """An outbox row with its Message-ID fixed now, so a resend after a crash reuses it."""
     game_name = game if isinstance(game, str) else getattr(game, "name", None)
     game_id = getattr(game, "id", None) if not isinstance(game, str) else None
-    headers = {"Auto-Submitted": "auto-replied" if kind == "reply" else "auto-generated"}
-    if kind != "reply":
+    headers = {"Auto-Submitted": "auto-replied" if kind in REPLY_KINDS else "auto-generated"}
+    if kind not in REPLY_KINDS:
         headers["Precedence"] = "bulk"
     return OutboundMail(
         to_addr=to,
-        subject=subject,
+        subject=header_safety.one_line(subject),
         headers=headers,
         body=body,
         attachments=list(attachments or []),

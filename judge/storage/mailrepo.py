@@ -417,6 +417,11 @@ def set_imap_watermark(session: Session, account: str, uidvalidity: int, last_ui
     state.last_uid = last_uid
 
 
+def set_inbound_raw(session: Session, inbound_id: int, raw: bytes) -> None:
+    """Replace a handled mail's stored bytes (its passwords masked)."""
+    session.execute(update(InboundMail).where(InboundMail.id == inbound_id).values(raw=raw))
+
+
 # --- dead letters and bounces -------------------------------------------------------------
 
 def requeue_dead_outbound(session: Session, ids: Sequence[int], now: datetime,

@@ -19,6 +19,12 @@ from judge.storage.models_game import (
     Vote,
     default_game_options,
 )
+from judge.storage.models_guard import (
+    CONFIRMATION_ACTIONS,
+    CONFIRMATION_STATUSES,
+    Confirmation,
+    SignonLock,
+)
 from judge.storage.models_mail import (
     INBOUND_STATUSES,
     OUTBOUND_STATUSES,
@@ -29,6 +35,10 @@ from judge.storage.models_mail import (
 )
 
 __all__ = [
+    "CONFIRMATION_ACTIONS",
+    "CONFIRMATION_STATUSES",
+    "Confirmation",
+    "SignonLock",
     "AGREEMENT_STATUSES",
     "Agreement",
     "BotSeat",

@@ -40,6 +40,9 @@ class Account(Base):
     display_name: Mapped[str] = mapped_column(String(200), default="")
     language: Mapped[str] = mapped_column(String(8), default="en")
     created: Mapped[datetime]
+    # set once the address answered a confirmation token: only then may the judge mail it
+    # anything but a direct reply (or a confirmation)
+    confirmed_at: Mapped[datetime | None]
 
 
 class Game(Base):
@@ -75,6 +78,9 @@ class Seat(Base):
     password_hash: Mapped[str] = mapped_column(String(255), default="")
     preferences: Mapped[list[Any]] = mapped_column(JSON, default=list)
     anon_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    # blind games: the secret part of the relay addresses mailed to this seat's player only,
+    # so a mail to <game>-<power>-<secret>@ is known to come from this seat
+    relay_secret: Mapped[str | None] = mapped_column(String(32), unique=True)
 
 
 class OrderSet(Base):

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from judge.storage.base import Base
 
-INBOUND_STATUSES = ("new", "processing", "done", "failed")
+# "held": kept until its sender confirms the address (then "new" again), or expires
+INBOUND_STATUSES = ("new", "processing", "done", "failed", "held")
 OUTBOUND_STATUSES = ("pending", "sending", "sent", "dead")
 
 

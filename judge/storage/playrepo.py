@@ -82,3 +82,14 @@ def open_deadlines(session: Session, game_id: int) -> list[Deadline]:
 
 def press_of_game(session: Session, game_id: int) -> list[Press]:
     return list(session.scalars(select(Press).where(Press.game_id == game_id).order_by(Press.id)))
+
+
+def stored_hash(session: Session, game_name: str, power: str) -> str | None:
+    """The password hash a SIGNON of ``power`` (or "GM") in game ``game_name`` checks."""
+    game = session.scalar(select(Game).where(func.lower(Game.name) == game_name.lower()))
+    if game is None:
+        return None
+    if power == "GM":
+        return game.password_hash
+    seat = seat_by_power(session, game.id, power)
+    return seat.password_hash if seat is not None else None

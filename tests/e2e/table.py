@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from judge.app import AppContext
 from judge.service import wakeups
+from judge.service.confirm import token_in_subject
 from judge.storage.models import Game, InboundMail, OutboundMail
 from tests.mail.peers import CapturingRelay, deliver, make_mail
 
@@ -58,6 +59,17 @@ class Table:
                    cc: tuple[str, ...] = (), to: str | None = None) -> None:
         """One mail from ``sender`` to the judge (or one of its anonymous addresses), then
         wait until it is handled and answered."""
+        before = len(self.relay.messages)
+        await self._deliver(sender, body, subject, cc, to)
+        # a new address is asked to confirm: the player answers, as a person would
+        for captured in self.relay.messages[before:]:
+            msg = message_from_bytes(captured.raw)
+            token = token_in_subject(str(msg.get("Subject", "")))
+            if token and sender in captured.rcpt_tos:
+                await self._deliver(sender, "", f"Re: confirm {token}", (), None)
+
+    async def _deliver(self, sender: str, body: str, subject: str, cc: tuple[str, ...],
+                       to: str | None) -> None:
         extra = f"Cc: {', '.join(cc)}\r\n" if cc else ""
         rcpt = to or self.settings.address
         raw = make_mail(body, sender=sender, to=rcpt, subject=subject, extra_headers=extra)

@@ -4,6 +4,7 @@ recipient's."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -33,12 +34,20 @@ def anonymous(power: str) -> str:
 async def test_no_real_address_ever_leaves(table: Table) -> None:
     await form_game(table, NAME, ["LANGUAGE en", "BLIND yes", "PRESS white"])
 
-    # press through the judge: to an anonymous address, and with PRESS TO
+    # press through the judge: to a relay address (England's own secret in it: the start
+    # notice told England alone), and with PRESS TO
+    start = next(m for m in table.mails_to(address("ENGLAND")) if "has started" in m.body)
+    secret = re.search(rf"{NAME}-power-([0-9a-f]+)@", start.body)
+    assert secret is not None
     await table.send(address("ENGLAND"), "Shall we share the North Sea?\n",
-                     subject="hello", to=anonymous("FRANCE"))
+                     subject="hello", to=f"{NAME}-france-{secret.group(1)}@example.org")
     relayed = [m for m in table.mails_to(address("FRANCE")) if "North Sea" in m.body]
     assert len(relayed) == 1
-    assert anonymous("ENGLAND") in relayed[0].text  # the way to answer, and nothing more
+    # the way to answer (France's own secret), and nothing more
+    assert f"{NAME}-england-" in relayed[0].text
+    # a mail from England's real address to the plain anonymous address is not press
+    await table.send(address("ENGLAND"), "forged?\n", subject="x", to=anonymous("FRANCE"))
+    assert not [m for m in table.mails_to(address("FRANCE")) if "forged?" in m.body]
     await table.send(address("FRANCE"), "\n".join([
         f"SIGNON FRANCE {NAME} {password('FRANCE')}", "PRESS TO ENGLAND", "Agreed: it stays empty.",
         "ENDPRESS"]) + "\n")

@@ -88,9 +88,10 @@ def drain(db: Database, settings: Settings, dispatcher, limit: int = inbox.DRAIN
     return inbox.drain_some(db, settings, decode, dispatcher, limit=limit, stopping=stopping)
 
 
-def replies_by_mail(db: Database) -> Counter[str]:
+def replies_by_mail(db: Database, kind: str | None = None) -> Counter[str]:
     with db.session() as s:
-        return Counter(r.in_reply_to for r in list_outbound(s, limit=1000))
+        return Counter(r.in_reply_to for r in list_outbound(s, limit=1000)
+                       if kind is None or r.kind == kind)
 
 
 def statuses(db: Database) -> dict[str, str]:
@@ -204,8 +205,11 @@ def test_daily_reply_cap_across_a_batch(db: CountingDb, settings: Settings) -> N
     dropped = "reply dropped: daily reply cap"
     assert [notes[m] for m in mine] == [None, None, dropped, dropped, dropped]
     assert [notes[m] for m in theirs] == [None, None, None, dropped]
-    replies = replies_by_mail(db)
+    replies = replies_by_mail(db, "reply")
     assert sum(replies[m] for m in mine) == 2 and sum(replies[m] for m in theirs) == 3
+    # past the cap, one notice says so, once per address (issue 10, point 10)
+    notices = replies_by_mail(db, "cap_notice")
+    assert sum(notices[m] for m in mine) == 1 and sum(notices[m] for m in theirs) == 1
     # the next batch counts what the last one committed
     later = store(db, 2, "q")
     drain(db, capped, Recorder())
@@ -225,7 +229,8 @@ def test_reply_cap_when_the_batch_is_redone_one_by_one(db: CountingDb,
         notes = [r.note for r in list_inbound(s)]
     assert notes[:4] == [None, None, "reply dropped: daily reply cap",
                          "reply dropped: daily reply cap"]
-    assert sum(replies_by_mail(db).values()) == 2
+    assert sum(replies_by_mail(db, "reply").values()) == 2
+    assert sum(replies_by_mail(db, "cap_notice").values()) == 1
 
 
 @BOTH

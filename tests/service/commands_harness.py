@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from judge.service import confirm
 from judge.service.dispatch import dispatch
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
-from judge.storage import Database, gamerepo, mailrepo
+from judge.storage import Database, gamerepo, guardrepo, mailrepo
 from judge.storage.models import Game, Seat
 
 START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
@@ -34,6 +35,14 @@ class Harness:
     settings: Settings = field(default_factory=lambda: Settings(address=f"judge@{DOMAIN}"))
     now: datetime = START
     outbox: list[Sent] = field(default_factory=list)
+    # addresses that answered a confirmation before the test starts (the GM and players);
+    # any other sender is a stranger whose JOIN/CREATE/OBSERVE is held until it confirms
+    confirmed: tuple[str, ...] = (GM, *PLAYERS)
+
+    def __post_init__(self) -> None:
+        with self.db.session() as session:
+            for address in self.confirmed:
+                guardrepo.confirm_account(session, address, self.now)
 
     def mail(self, sender: str, body: str, to: tuple[str, ...] = (), cc: tuple[str, ...] = (),
              subject: str = "orders") -> list[Sent]:
@@ -53,6 +62,17 @@ class Harness:
         self.outbox.extend(sent)
         self.now += timedelta(minutes=1)
         return sent
+
+    def confirm(self, address: str) -> None:
+        """``address`` answered a confirmation earlier (what tests of other things assume)."""
+        with self.db.session() as session:
+            guardrepo.confirm_account(session, address, self.now)
+
+    def answer_confirmation(self, sent: list[Sent], address: str, extra: str = "") -> list[Sent]:
+        """Answer, from ``address``, the confirmation among ``sent`` mailed to it."""
+        token = next(confirm.token_in_subject(m.subject) for m in sent
+                     if m.to == address and confirm.token_in_subject(m.subject))
+        return self.mail(address, f"CONFIRM {token} {extra}".strip(), subject="confirmed")
 
     def reply(self, sender: str, body: str, **kw: Any) -> str:
         """The answer to the sender (the first mail queued to them)."""

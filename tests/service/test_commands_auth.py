@@ -67,14 +67,20 @@ def test_orders_copied_to_another_player_are_refused_and_the_gm_told(db: Databas
     sent = h.mail(france, f"SIGNON FRANCE alpha {password_of(france)}\nA PAR - BUR",
                   cc=(england,))
     reply = next(m for m in sent if m.to == france)
-    assert "refused" in reply.body and "England" in reply.body
+    # the sender is told "another player", never which power the copied address plays
+    assert "refused" in reply.body and "another player" in reply.body
+    assert "England" not in reply.body
     to_gm = [m for m in sent if m.to == GM]
-    assert to_gm and "refused" in to_gm[0].body
+    assert to_gm and "refused" in to_gm[0].body and "England" in to_gm[0].body
     assert england not in reply.body and england not in to_gm[0].body
     with db.session() as s:
         game = gamerepo.game_by_name(s, "alpha")
         assert game is not None
         assert gamerepo.current_orders(s, game.id, "S1901M", "FRANCE") is None
+    # with a wrong password nothing depends on whom the mail was copied to
+    sent = h.mail(france, "SIGNON FRANCE alpha wrong\nA PAR - BUR", cc=(england,))
+    assert [m.to for m in sent] == [france]
+    assert "Wrong password" in sent[0].body and "cop" not in sent[0].body.split("--")[0]
     # copying someone who is not in the game is no offence
     sent = h.mail(france, f"SIGNON FRANCE alpha {password_of(france)}\nA PAR - BUR",
                   cc=("friend@example.net",))

@@ -86,6 +86,11 @@ def test_list_summary_observe_history(db: Database) -> None:
     assert "France" in one and players["FRANCE"] in one
     assert "France" in h.reply("stranger@example.net", "SUMMARY alpha")
     assert "no game called" in h.reply("stranger@example.net", "SUMMARY nope")
+    # a new address is held until it confirms: a forged From subscribes nobody
+    held = h.reply("watcher@example.net", "OBSERVE alpha")
+    assert "CONFIRM " in held and "observe game" not in held
+    assert h.game("alpha").options.get("observers", []) == []
+    h.confirm("watcher@example.net")
     assert "observe game alpha" in h.reply("watcher@example.net", "OBSERVE alpha")
     assert h.game("alpha").options["observers"] == ["watcher@example.net"]
     assert "no processed phase" in h.reply("watcher@example.net", "HISTORY alpha")
@@ -150,12 +155,18 @@ def test_replace_eject_become_grant_end(db: Database) -> None:
     assert any(m.to == russia and "no longer play Russia" in m.body for m in sent)
     assert h.seats("alpha")["RUSSIA"].status == "vacant"
     sent = h.mail(GM, "SIGNON GM alpha gmpass\nREPLACE RUSSIA newbie@example.net")
-    welcome = next(m for m in sent if m.to == "newbie@example.net")
+    offer = next(m for m in sent if m.to == "newbie@example.net")
     gm_reply = next(m for m in sent if m.to == GM)
-    assert "Your password:" in welcome.body and "Your password" not in gm_reply.body
-    password = welcome.body.split("Your password: ")[1].split()[0]
+    # no password is made up or mailed: the newcomer chooses one when accepting
+    assert "offers you Russia" in offer.body and "confirmation was sent" in gm_reply.body
+    assert h.seats("alpha")["RUSSIA"].status == "vacant"
+    assert "followed by the password" in h.answer_confirmation(sent, "newbie@example.net")[0].body
+    done = h.answer_confirmation(sent, "newbie@example.net", "my-own-pw")
+    welcome = next(m for m in done if m.to == "newbie@example.net")
+    assert "You now play Russia" in welcome.body and "my-own-pw" not in welcome.body
+    assert any(m.to == russia and "no longer play Russia" in m.body for m in done)
     assert "Signed on as Russia" in h.reply("newbie@example.net",
-                                           f"SIGNON RUSSIA alpha {password}")
+                                           "SIGNON RUSSIA alpha my-own-pw")
     assert h.seats("alpha")["RUSSIA"].status == "active"
     italy = players["ITALY"]
     sent = h.mail(GM, "SIGNON GM alpha gmpass\nBECOME ITALY\nA VEN - TRI\nGRANT ITALY 2")

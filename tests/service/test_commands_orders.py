@@ -3,7 +3,7 @@ FOR ... END, RESIGN; and the secret of orders and votes."""
 
 from __future__ import annotations
 
-from judge.storage import Database, gamerepo, playrepo
+from judge.storage import Database, gamerepo, guardrepo, playrepo
 from judge.storage.models import Game, OrderSet
 from tests.service.commands_harness import GM, Harness, password_of
 
@@ -151,7 +151,11 @@ def test_set_password_and_address(db: Database) -> None:
     assert "password for game alpha is changed" in body and "n3w-secret" not in body
     assert "Wrong password" in h.reply(austria, _signon("AUSTRIA", austria) + "STATUS")
     sent = h.mail(austria, "SIGNON AUSTRIA alpha n3w-secret\nSET ADDRESS new@home.example")
-    assert any(m.to == "new@home.example" and "now goes to" in m.body for m in sent)
+    # the new address gets one confirmation; the change waits for its answer
+    assert [m.to for m in sent if m.to == "new@home.example"] == ["new@home.example"]
+    assert h.seats("alpha")["AUSTRIA"].account_id != _account_id(h, "new@home.example")
+    done = h.answer_confirmation(sent, "new@home.example")
+    assert "now comes to this address" in done[0].body
     body = h.reply("new@home.example", "SIGNON AUSTRIA alpha n3w-secret\nA VIE - GAL")
     assert "A VIE - GAL" in body
     # the new address is now the player of record: signing on from it sends no copy
@@ -165,3 +169,9 @@ def test_a_paused_game_still_takes_orders(db: Database) -> None:
     h.mail(GM, "SIGNON GM alpha gmpass\nPAUSE")
     body = h.reply(france, _signon("FRANCE", france) + "A PAR - BUR")
     assert "version 1" in body
+
+
+def _account_id(h: Harness, address: str) -> int | None:
+    with h.db.session() as session:
+        account = guardrepo.account_by_address(session, address)
+        return account.id if account is not None else None

@@ -54,6 +54,7 @@ def test_no_press_game_refuses(db: Database) -> None:
 def test_broadcast_reaches_players_gm_and_observers(db: Database) -> None:
     h = Harness(db)
     players = h.started_game("alpha")
+    h.confirm("watcher@example.net")
     h.mail("watcher@example.net", "OBSERVE alpha")
     france = players["FRANCE"]
     sent = h.mail(france, _signon("FRANCE", france) + "BROADCAST\nPeace!\nENDPRESS")
@@ -80,16 +81,27 @@ def test_blind_game_never_shows_a_real_address(db: Database) -> None:
     players = h.started_game("alpha", options="BLIND\nPRESS grey")
     france, england = players["FRANCE"], players["ENGLAND"]
     anon_france = f"alpha-france@{DOMAIN}"
-    # the start notice gives each player its anonymous address
-    assert any(m.to == france and anon_france in m.body for m in h.outbox)
+    seats = h.seats("alpha")
+    secret_of = {power: seats[power].relay_secret for power in ("FRANCE", "ENGLAND")}
+    assert all(secret_of.values()) and secret_of["FRANCE"] != secret_of["ENGLAND"]
+    # the start notice gives each player its anonymous address and its own relay addresses
+    assert any(m.to == france and anon_france in m.body
+               and f"alpha-power-{secret_of['FRANCE']}@{DOMAIN}" in m.body for m in h.outbox)
     sent = h.mail(france, _signon("FRANCE", france) + "PRESS TO ENGLAND\nHello\nENDPRESS")
     press = next(m for m in sent if m.to == england)
-    assert press.headers.get("Reply-To") == anon_france
-    # England answers through the anonymous address: relayed to France, without England's
-    sent = h.mail(england, "Greetings, cousin", to=(anon_france,))
+    # England's copy answers to France through England's own secret
+    to_france = f"alpha-france-{secret_of['ENGLAND']}@{DOMAIN}"
+    assert press.headers.get("Reply-To") == to_france
+    # England answers through it: relayed to France, without England's address
+    sent = h.mail(england, "Greetings, cousin", to=(to_france,))
     relayed = next(m for m in sent if m.to == france)
     assert "Greetings, cousin" in relayed.body
-    assert relayed.headers.get("Reply-To") == f"alpha-england@{DOMAIN}"
+    assert relayed.headers.get("Reply-To") == f"alpha-england-{secret_of['FRANCE']}@{DOMAIN}"
+    # a From is no proof: England's real address to the plain anonymous address, or anyone
+    # with a made-up secret, relays nothing
+    for to in (anon_france, f"alpha-france-{'0' * 16}@{DOMAIN}"):
+        sent = h.mail(england, "I am England, trust me", to=(to,))
+        assert [m.to for m in sent] == [england] and "Not relayed" in sent[0].body
     grey = h.mail(france, _signon("FRANCE", france) + "BROADCAST GREY\nwho am I\nENDPRESS")
     assert all("Reply-To" not in m.headers for m in grey if m.kind == "press")
     h.mail("watcher@example.net", "LIST alpha\nSUMMARY alpha")

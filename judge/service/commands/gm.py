@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import UTC, datetime, timedelta
 
 from judge.adjudicator.geography import POWERS
@@ -10,9 +9,10 @@ from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
 from judge.service import announce, deadlines, ending, games, turns, usecases
 from judge.service.answers import CommandRefusal, Done
-from judge.service.auth import hash_password
+from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
+from judge.service.header_safety import addr_spec
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
@@ -80,10 +80,11 @@ def start_command(s: MailSession, cmd: Command) -> None:
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
         if address:
-            anon = games.anon_address(game, seat.power, s.settings) if games.is_blind(game) \
-                else None
+            blind = games.is_blind(game)
+            anon = games.anon_address(game, seat.power, s.settings) if blind else None
+            relay = games.relay_address(game, "POWER", seat, s.settings) if blind else None
             s.notify(address, game, Done.STARTED, game=game.name, power=seat.power,
-                     deadline=deadline, anon=anon, seats=[], gm=False)
+                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay)
     s.say(Done.STARTED, game=game.name, power=None, deadline=deadline, anon=None, seats=rows,
           gm=True)
     for address in games.observers(game):
@@ -212,27 +213,23 @@ def _assigned_seat(s: MailSession, game: Game, power: str | None) -> Seat | None
 
 @handles(Verb.REPLACE)
 def replace_command(s: MailSession, cmd: Command) -> None:
+    """The new player confirms the address and chooses the password in the same answer
+    (``CONFIRM token password``): no password is made up here or mailed to anyone."""
     game = _game(s)
     seat = _assigned_seat(s, game, cmd.power)
     if seat is None:
         return
-    old = games.address_of_account(s.session, seat.account_id)
-    account = gamerepo.account_for(s.session, cmd.value or "", s.now)
-    password = secrets.token_urlsafe(9)
-    seat.account_id = account.id
-    seat.password_hash = hash_password(password)
-    seat.status = "active"
-    seat.strikes = 0
-    seat.wait = False
+    address = addr_spec(cmd.value or "")
+    if address is None:
+        s.say(CommandRefusal.BAD_ADDRESS)
+        return
+    if s.address_changed:
+        s.say(CommandRefusal.TOO_MANY, what="addresses")
+        return
+    s.address_changed = True
     gamerepo.audit(s.session, s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
-    s.say(Done.REPLACED, game=game.name, power=seat.power, password=None, anon=None)
-    anon = games.anon_address(game, seat.power, s.settings) if games.is_blind(game) else None
-    # the new player's own password goes to the new player only
-    s.notify(account.address, game, Done.REPLACED, game=game.name, power=seat.power,
-             password=password, anon=anon)
-    if old and old.lower() != account.address.lower():
-        s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
+    guard.ask_address(s, game, seat.power, address, "replace")
 
 
 @handles(Verb.EJECT)

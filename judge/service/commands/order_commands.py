@@ -242,6 +242,11 @@ def refuse_cc(s: MailSession) -> bool:
         game = gamerepo.game_by_name(s.session, cmd.game)
         if game is None:
             continue
+        # nothing about the other players' addresses is looked at, let alone said, before
+        # the sender proved the seat is theirs: a wrong password is answered as such
+        stored = playrepo.stored_hash(s.session, game.name, cmd.power or "")
+        if not stored or not s.check(game.id, cmd.power or "", cmd.password or "", stored):
+            continue
         players = games.player_addresses(s.session, game)
         others = {a: p for a, p in players.items() if p != cmd.power}
         hit = sorted(others[a] for a in copied if a in others)
@@ -249,7 +254,8 @@ def refuse_cc(s: MailSession) -> bool:
             continue
         s.touch(game)
         s.begin(cmd)
-        s.say(CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=False, power=cmd.power)
+        # the sender is told "another player", never which power an address plays
+        s.say(CommandRefusal.CC_REFUSED, game=game.name, powers=[], gm=False, power=cmd.power)
         gm = games.gm_address(s.session, game)
         if gm:
             s.notify(gm, game, CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=True,

@@ -3,14 +3,15 @@ resignation. Votes are secret: only the voter is answered."""
 
 from __future__ import annotations
 
-from judge.parsing.commands import Command, Verb
+from judge.parsing.commands import GM, Command, Verb
 from judge.rules.lateness import AskAheadGranted, ask_ahead
 from judge.service import deadlines, games, press
 from judge.service.answers import CommandRefusal, Done
-from judge.service.auth import hash_password
+from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
-from judge.storage import gamerepo, playrepo
+from judge.service.header_safety import addr_spec
+from judge.storage import gamerepo, guardrepo, playrepo
 from judge.storage.models import Game, Seat, Vote
 
 
@@ -45,7 +46,9 @@ def press_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.SET_PASSWORD)
 def password_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None
-    new_hash = hash_password(cmd.value or "")
+    new_hash = s.hash(cmd.value or "")
+    if new_hash is None:
+        return
     if s.actor.seat is None:
         s.actor.game.password_hash = new_hash
     else:
@@ -57,19 +60,29 @@ def password_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.SET_ADDRESS)
 def address_command(s: MailSession, cmd: Command) -> None:
+    """Exactly one plain address; it gets the game's mail once it has confirmed (at once
+    when it confirmed before). One address change per mail."""
     assert s.actor is not None
-    address = (cmd.value or "").strip("<>")
-    if "@" not in address or address.startswith("@") or address.endswith("@"):
+    address = addr_spec(cmd.value or "")
+    if address is None:
         s.say(CommandRefusal.BAD_ADDRESS)
         return
+    if s.address_changed:
+        s.say(CommandRefusal.TOO_MANY, what="addresses")
+        return
+    s.address_changed = True
     game = s.actor.game
+    power = s.actor.power or GM
+    if not guardrepo.is_confirmed(s.session, address):
+        guard.ask_address(s, game, power, address, "address")
+        return
     account = gamerepo.account_for(s.session, address, s.now)
     if s.actor.seat is None:
         game.gm_account_id = account.id
     else:
         s.actor.seat.account_id = account.id
     gamerepo.audit(s.session, s.now, "set_address", game_id=game.id,
-                   actor_account_id=s.account.id, power=s.actor.power or "GM")
+                   actor_account_id=s.account.id, power=power)
     s.say(Done.ADDRESS_CHANGED, game=game.name, address=address)
     s.notify(address, game, Done.ADDRESS_CHANGED, game=game.name, address=address)
 

@@ -11,13 +11,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
+from judge.service import confirm
 from judge.service.answers import CommandRefusal, Done
+from judge.service.auth import hash_password, verify_password
 from judge.service.commands import reply_text
 from judge.service.uow import MailContext
 from judge.storage import gamerepo
 from judge.storage.models import Account, Game, Seat
 
 MASKED = "****"
+# password hashes (scrypt, 16 MiB each) one mail may cost: enough for CREATE, JOIN, a few
+# SIGNONs and SET PASSWORD, not for a thousand of them
+HASHES_PER_MAIL = 10
+# commands that re-read the order set (STATUS, PREVIEW, CLEAR, PROCESS) answered per mail:
+# each re-reads every order line above it, so without a bound a mail of STATUS/order pairs
+# costs the square of its length in parsing and in reply text
+READS_PER_MAIL = 3
 
 
 @dataclass
@@ -64,6 +73,16 @@ class MailSession:
         self.pending_orders: list[OrderLine] = []
         self.lang_game: Game | None = None
         self.after: list[Any] = []  # callbacks run once the reply is written (copies)
+        self.requests = confirm.Requests(ctx, self.account.id)
+        self.reply_subject: str | None = None
+        self.finished = False  # set when the mail gets no reply at all
+        self.hashes_left = HASHES_PER_MAIL
+        self.reads_left = READS_PER_MAIL
+        # (game id, power) -> (password given, matched): one check per power per mail
+        self.tried: dict[tuple[int, str], tuple[str, bool]] = {}
+        self.counted: set[tuple[int, str]] = set()  # tries the lockout has counted
+        self.signons: dict[tuple[str, str], str] = {}  # (game, power) -> password given
+        self.address_changed = False
 
     # ------------------------------------------------------------ language and output
 
@@ -137,12 +156,49 @@ class MailSession:
         self.actor = None
 
     def finish(self) -> None:
+        if self.finished:
+            return
         self.close_actor()
         if not any(e.messages for e in self.entries):
             self.say(Done.NOTHING)
         lang = self.lang
         body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
-        self.ctx.reply(body, lang=lang)
+        self.ctx.reply(body, subject=self.reply_subject, lang=lang)
+
+    # ------------------------------------------------------------ bounded work
+
+    def hash(self, password: str) -> str | None:
+        """A new password's hash, or None (refusal said) when the mail's budget is spent."""
+        if self.hashes_left <= 0:
+            self.say(CommandRefusal.TOO_MANY, what="passwords")
+            return None
+        self.hashes_left -= 1
+        return hash_password(password)
+
+    def check(self, game_id: int, power: str, password: str, stored: str) -> bool | None:
+        """One password check per power per mail: True/False, or None (refusal said) when
+        this power's password was already tried in this mail with another value."""
+        key = (game_id, power)
+        if key in self.tried:
+            given, ok = self.tried[key]
+            if given == password:
+                return ok
+            self.say(CommandRefusal.PASSWORD_ALREADY_TRIED)
+            return None
+        known = self.ctx.verified.get((password, stored)) if self.ctx.verified else None
+        if known is None:
+            if self.hashes_left <= 0:
+                self.say(CommandRefusal.TOO_MANY, what="passwords")
+                return None
+            self.hashes_left -= 1
+            known = verify_password(password, stored)
+        self.tried[key] = (password, known)
+        return known
+
+
+# words kept before the masking of a line the parser refused that names a password verb:
+# SIGNON power game ****, JOIN game ****, SET PASSWORD ****
+KEPT_WORDS = {Verb.SIGNON: 3, Verb.JOIN: 2, Verb.CREATE: 2, Verb.SET_PASSWORD: 2}
 
 
 def echo_of(item: Any) -> str | None:
@@ -150,7 +206,13 @@ def echo_of(item: Any) -> str | None:
     if isinstance(item, OrderLine):
         return item.text
     if not isinstance(item, Command):
-        return getattr(item, "text", None)
+        text = getattr(item, "text", None)
+        verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
+        if text is not None and verb in KEPT_WORDS:
+            keep = KEPT_WORDS[verb]
+            words = text.split()
+            return " ".join(w if i < keep else MASKED for i, w in enumerate(words))
+        return text
     words = item.text.split()
     if item.verb in (Verb.CREATE, Verb.JOIN, Verb.SIGNON) and item.password:
         # the password is the word after the game (or after the njudge "Pgame" word)
@@ -161,3 +223,4 @@ def echo_of(item: Any) -> str | None:
     if item.verb is Verb.SET_PASSWORD and item.value:
         words = [MASKED if w == item.value else w for w in words]
     return " ".join(words)
+

@@ -1,0 +1,176 @@
+"""The mail session's guards: confirmations asked and answered, held mail, sign-on lockouts.
+
+See ``judge.service.confirm`` for why; this module applies it to one mail's commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from judge.parsing.commands import GM, Verb
+from judge.service import confirm, games
+from judge.service.answers import CommandRefusal, Done
+from judge.service.auth import hash_password
+from judge.service.commands import reply_text
+from judge.service.commands.session import MailSession
+from judge.storage import gamerepo, guardrepo, playrepo
+from judge.storage.models import Confirmation, Game
+
+log = logging.getLogger(__name__)
+
+# commands that add the SENDER's address to a game: held until that address is confirmed
+ADDS_SENDER = frozenset({Verb.JOIN, Verb.CREATE, Verb.OBSERVE})
+
+
+def sender_confirmed(s: MailSession) -> bool:
+    return s.account.confirmed_at is not None
+
+
+def hold_unconfirmed(s: MailSession) -> bool:
+    """Hold a mail that would add its unconfirmed sender to a game; True if held (or
+    dropped because no confirmation may be sent)."""
+    if sender_confirmed(s):
+        return False
+    if not any(cmd.verb in ADDS_SENDER for cmd in s.parsed.commands()):
+        return False
+    address = s.account.address
+    why = s.requests.refusal(address)
+    if why is not None:
+        log.warning("inbound %s from %s: not handled, no confirmation sent (%s)",
+                    s.ctx.inbound_id, address, why)
+        s.ctx.drop_note = f"no reply: held for confirmation, none may be sent ({why})"
+        s.finished = True
+        return True
+    token = s.requests.make(address, "mail", inbound_id=s.ctx.inbound_id)
+    s.ctx.held = s.ctx.inbound_id is not None
+    s.begin(None)
+    s.say(Done.CONFIRM_HELD, token=token, days=_days(s))
+    s.reply_subject = confirm.SUBJECT.format(token=token)
+    return True
+
+
+def _days(s: MailSession) -> int:
+    return max(1, round(s.settings.confirmation_days))
+
+
+def ask_address(s: MailSession, game: Game, power: str, address: str, action: str) -> bool:
+    """Send ``address`` the confirmation of an address change (``action`` "address") or of
+    a replacement ("replace"); False (refusal said) when none may be sent."""
+    why = s.requests.refusal(address)
+    if why is not None:
+        log.warning("no confirmation to %s (%s)", address, why)
+        s.say(CommandRefusal.CONFIRM_LIMIT, reason=why)
+        return False
+    token = s.requests.make(address, action, game_id=game.id, power=power)
+    lang = reply_text.check_lang(game.language)
+    key = Done.CONFIRM_REPLACE if action == "replace" else Done.CONFIRM_ADDRESS
+    text = reply_text.message(lang, key.value, game=game.name, power=power, token=token,
+                          days=_days(s))
+    body = reply_text.page(lang, "notice", game=game.name, text=text)
+    s.ctx.send(address, confirm.SUBJECT.format(token=token), body, game=game,
+               kind="confirmation")
+    s.say(Done.CONFIRM_SENT, game=game.name, address=address)
+    return True
+
+
+def answer(s: MailSession) -> bool:
+    """Apply the confirmation this mail answers, if it answers one; True if it did."""
+    found = confirm.find_answer(s.ctx)
+    if found is None:
+        return False
+    s.begin(None)
+    row = confirm.take(s.ctx, found.token)
+    if row is None:
+        s.say(CommandRefusal.CONFIRM_UNKNOWN)
+        return True
+    if row.action == "replace" and not found.password:
+        row.status = "pending"  # not used up: the player only forgot the password
+        row.done_at = None
+        s.say(CommandRefusal.CONFIRM_NEEDS_PASSWORD, token=found.token)
+        return True
+    if row.address.lower() == s.account.address.lower():
+        s.account.confirmed_at = s.account.confirmed_at or s.now
+    game = guardrepo.game_by_id(s.session, row.game_id) if row.game_id else None
+    if game is not None:
+        s.touch(game)
+    if row.action == "mail":
+        if row.inbound_id is not None:
+            guardrepo.requeue_held(s.session, row.inbound_id)
+        s.say(Done.CONFIRMED, action="mail", game=None, power=None)
+        return True
+    if game is None or not _apply(s, row, game, found.password):
+        s.say(CommandRefusal.CONFIRM_STALE)
+        return True
+    s.say(Done.CONFIRMED, action=row.action, game=game.name, power=row.power)
+    return True
+
+
+def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) -> bool:
+    account = guardrepo.confirm_account(s.session, row.address, s.now)
+    if row.power == GM:
+        if row.action != "address" or game.gm_account_id != row.requested_by_id:
+            return False
+        game.gm_account_id = account.id
+    else:
+        seat = playrepo.seat_by_power(s.session, game.id, row.power or "")
+        if seat is None:
+            return False
+        if row.action == "address":
+            # the seat must still be the requester's: a stale request changes nothing
+            if seat.account_id != row.requested_by_id:
+                return False
+            seat.account_id = account.id
+        else:
+            if game.status == "finished" or game.gm_account_id != row.requested_by_id:
+                return False
+            old = games.address_of_account(s.session, seat.account_id)
+            if old and old.lower() != account.address.lower():
+                s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
+            seat.account_id = account.id
+            seat.password_hash = hash_password(password or "")
+            seat.status = "active"
+            seat.strikes = 0
+            seat.wait = False
+    gamerepo.audit(s.session, s.now, f"confirmed_{row.action}", game_id=game.id,
+                   actor_account_id=account.id, power=row.power)
+    return True
+
+
+# ------------------------------------------------------------------ sign-on lockout
+
+
+def locked(s: MailSession, game: Game, power: str) -> bool:
+    row = guardrepo.signon_lock(s.session, game.id, power)
+    return row is not None and row.locked_until is not None and row.locked_until > s.now
+
+
+def failed(s: MailSession, game: Game, power: str) -> None:
+    """Count a wrong password for the seat; at the limit lock it and tell the GM once."""
+    row = guardrepo.signon_lock_for_update(s.session, game.id, power)
+    window = timedelta(hours=s.settings.signon_lock_hours)
+    if row.first_failure_at is None or row.first_failure_at <= s.now - window:
+        row.first_failure_at = s.now
+        row.failures = 0
+        row.gm_told = False
+    row.failures += 1
+    if row.failures < s.settings.signon_failures_before_lock:
+        return
+    row.locked_until = s.now + window
+    log.warning("game %s, %s: sign-on locked after %d wrong passwords", game.name, power,
+                row.failures)
+    if not row.gm_told:
+        row.gm_told = True
+        gm = games.gm_address(s.session, game)
+        if gm:
+            s.notify(gm, game, Done.SEAT_LOCKED, game=game.name, power=power,
+                     count=row.failures, until=games.local_time(game, row.locked_until))
+
+
+def succeeded(s: MailSession, game: Game, power: str) -> None:
+    row = guardrepo.signon_lock(s.session, game.id, power)
+    if row is not None and row.failures:
+        row.failures = 0
+        row.first_failure_at = None
+        row.locked_until = None
+        row.gm_told = False

@@ -16,11 +16,10 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from judge.archive import views
 from judge.maps import render_png
@@ -28,7 +27,6 @@ from judge.storage import Database
 from judge.storage.archive_queries import game_archive, list_games, turn_archive
 
 log = logging.getLogger(__name__)
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -52,7 +50,7 @@ class Response:
 
 def _templates() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=PackageLoader("judge", "templates"),
         autoescape=select_autoescape(enabled_extensions=("html", "j2"), default=True),
         undefined=StrictUndefined,
         trim_blocks=True,

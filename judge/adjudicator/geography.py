@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 POWERS: tuple[str, ...] = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -24,7 +25,7 @@ class Province:
     supply_center: bool
     home: str | None
     coasts: tuple[str, ...]
-    names: dict = field(hash=False, compare=False)
+    names: dict[str, Any] = field(hash=False, compare=False)
 
     @property
     def is_sea(self) -> bool:
@@ -47,7 +48,7 @@ class Board:
     starting_units: dict[str, tuple[str, ...]]
     locations: frozenset[str]
     # names of coast rows (BUL/EC...) per language, for the parsers
-    coast_names: dict[str, dict]
+    coast_names: dict[str, dict[str, Any]]
 
     @property
     def supply_centers(self) -> frozenset[str]:

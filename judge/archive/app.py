@@ -126,16 +126,16 @@ class ArchiveApp:
         phase, _, ext = parts[2].partition(".")
         if not _PHASE.match(phase.upper()) or ext not in ("", "json", "svg", "png"):
             return _not_found()
-        data = await asyncio.to_thread(turn_archive, self.db, name, phase.upper())
-        if data is None:
+        turn = await asyncio.to_thread(turn_archive, self.db, name, phase.upper())
+        if turn is None:
             return _not_found()
         if ext == "svg":
-            return Response(200, views.phase_map(data).encode(), "image/svg+xml")
+            return Response(200, views.phase_map(turn).encode(), "image/svg+xml")
         if ext == "png":
-            png = await asyncio.to_thread(render_png, views.phase_map(data))
+            png = await asyncio.to_thread(render_png, views.phase_map(turn))
             return Response(200, png, "image/png")
-        page = views.phase_page(data)
-        extra = {} if ext == "json" else {"map_svg": views.phase_map(data)}
+        page = views.phase_page(turn)
+        extra = {} if ext == "json" else {"map_svg": views.phase_map(turn)}
         return self._out(ext == "json", "phase.html.j2", page, extra)
 
     def _out(self, as_json: bool, template: str, data: dict[str, Any],

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_from_json
@@ -122,7 +123,7 @@ class Demo:
 
     # ------------------------------------------------------------------ the game
 
-    def game_state(self) -> tuple[str, str, dict]:
+    def game_state(self) -> tuple[str, str, dict[str, Any]]:
         with self.ctx.db.session() as s:
             game = game_by_name(s, GAME)
             if game is None:
@@ -257,7 +258,7 @@ async def run_demo(say: Say, years: int = 2, web_port: int = 8080, keep_serving:
             owned.cleanup()
 
 
-async def _started(ctx: AppContext, server: asyncio.Task[None]) -> None:
+async def _started(ctx: AppContext, server: asyncio.Task[int]) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + 60
     while not (ctx.started.is_set() and "web" in ctx.ports):

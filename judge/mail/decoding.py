@@ -74,7 +74,8 @@ def _part_name(part: email.message.Message) -> str:
     return f"({part.get_content_type()})"
 
 
-def _walk(msg: email.message.Message, plain: list, html: list, ignored: list[str]) -> None:
+def _walk(msg: email.message.Message, plain: list[email.message.Message],
+          html: list[email.message.Message], ignored: list[str]) -> None:
     if msg.is_multipart():
         if msg.get_content_type() == "message/rfc822":
             ignored.append(_part_name(msg))

@@ -101,7 +101,7 @@ def process_batch(
             claimed.extend(row.id for row in rows)
         outbox: list[OutboundMail] = []
         reply_counts: dict[str, int] = {}
-        results = []
+        results: list[tuple[int, str, datetime, str | None, str | None]] = []
         started = time.monotonic()
         for row in rows:
             if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
@@ -166,7 +166,7 @@ def drain_some(
         if not claimed:
             raise  # the database itself is failing
         log.warning("a batch of %d mail(s) failed; handling them one by one", len(claimed))
-    handled = []
+    handled: list[int] = []
     for inbound_id in claimed:
         if handled and stopping():
             break

@@ -25,9 +25,10 @@ from typing import Any
 
 from judge.mail.decoding import decode
 from judge.mail.imap import ImapPoller
-from judge.mail.listener import Listener, StoringHandler, start_listener
-from judge.mail.sender import Sender
-from judge.service.inbox import run_drain
+from judge.mail.listener import ConnectionGate, Listener, StoringHandler, start_listener
+from judge.mail.outbox import OutboxRunner
+from judge.service.inbox import DrainRunner
+from judge.service.mailtrouble import dead_letter_hook
 from judge.settings import Settings
 from judge.storage import Database
 
@@ -99,6 +100,7 @@ async def serve(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, ctx.stop)
     listeners: list[Listener] = []
+    gate = ConnectionGate(settings.max_mail_connections)  # one cap for LMTP and SMTP together
     for name, host, port, lmtp in (
         ("lmtp", settings.lmtp_host, settings.lmtp_port, True),
         ("smtp", settings.lmtp_host, settings.smtp_listen_port, False),
@@ -106,22 +108,22 @@ async def serve(
         if port == 0 and name == "smtp":
             continue
         handler = StoringHandler(db, settings, name, on_stored=ctx.wake_inbox, now=ctx.now)
-        listener = await start_listener(handler, host, port, lmtp, settings)
+        listener = await start_listener(handler, host, port, lmtp, settings, gate)
         listeners.append(listener)
         ctx.ports[name] = listener.port
-    sender = Sender(db, settings, now=ctx.now)
+    drain = DrainRunner(db, settings, decode, ctx.stopping, ctx.inbox_wake,
+                        on_handled=ctx.wake_outbox, now=ctx.now)
+    outbox = OutboxRunner(db, settings, ctx.stopping, ctx.outbox_wake, now=ctx.now,
+                          on_dead=dead_letter_hook(settings, ctx.now))
     core: list[asyncio.Task[None]] = [
-        asyncio.create_task(
-            run_drain(db, settings, decode, ctx.inbox_wake, ctx.stopping,
-                      on_handled=ctx.wake_outbox, now=ctx.now),
-            name="inbox-drain",
-        ),
-        asyncio.create_task(sender.run(ctx.outbox_wake, ctx.stopping), name="outbox-sender"),
+        asyncio.create_task(drain.run(), name="inbox-drain"),
+        asyncio.create_task(outbox.run(), name="outbox-sender"),
     ]
     imap_task: asyncio.Task[None] | None = None
     if settings.imap_host:
-        poller = ImapPoller(db, settings, on_stored=ctx.wake_inbox, now=ctx.now)
-        imap_task = asyncio.create_task(poller.run(ctx.stopping), name="imap-poller")
+        poller = ImapPoller(db, settings, on_stored=ctx.wake_inbox, now=ctx.now,
+                            stopping=ctx.stopping)
+        imap_task = asyncio.create_task(poller.run(), name="imap-poller")
         core.append(imap_task)
     extra = discover_components() if components is None else list(components)
     extras = [asyncio.create_task(c(ctx), name=getattr(c, "__module__", "component"))

@@ -15,6 +15,7 @@ _COMMAND_MODULES = (
     "judge.cli_parse",
     "judge.cli_mail",
     "judge.cli_demo",
+    "judge.cli_bot",
 )
 
 

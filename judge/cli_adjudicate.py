@@ -1,4 +1,4 @@
-"""``judge adjudicate [FILE]`` and ``judge datc FILE``."""
+"""``judge adjudicate [FILE]``, ``judge datc FILE`` and ``judge variants``."""
 
 from __future__ import annotations
 
@@ -93,6 +93,19 @@ def run_datc(args: argparse.Namespace) -> int:
     return 1
 
 
+def run_variants(args: argparse.Namespace) -> int:
+    """The installed variant names, one per line (``--long``: players, centres to win, title)."""
+    from judge.adjudicator.catalog import variant, variant_names
+
+    for name in variant_names():
+        if args.long:
+            v = variant(name)
+            print(f"{name}\t{v.players} players\t{v.victory} centres\t{v.title('en')}")
+        else:
+            print(name)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "adjudicate",
@@ -113,3 +126,10 @@ def register(subparsers: Any) -> None:
         help="exit 0 when the only failures are cases known to be wrong in the file",
     )
     d.set_defaults(handler=run_datc)
+    v = subparsers.add_parser(
+        "variants",
+        help="list the installed variants",
+        description="Prints the installed variant names, one per line.",
+    )
+    v.add_argument("--long", action="store_true", help="also players, centres to win and title")
+    v.set_defaults(handler=run_variants)

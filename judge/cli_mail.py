@@ -12,6 +12,7 @@ import logging
 import sys
 from typing import Any
 
+from judge.logfilter import rate_limit_logging
 from judge.settings import Settings, load
 
 
@@ -24,6 +25,7 @@ def _logging(settings: Settings) -> None:
         level=getattr(logging, settings.log_level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    rate_limit_logging(settings.log_repeats_per_minute)
     if settings.log_level.upper() != "DEBUG":
         # aiosmtpd logs every SMTP command at INFO
         logging.getLogger("mail.log").setLevel(logging.WARNING)
@@ -70,6 +72,11 @@ def outbox(args: argparse.Namespace) -> int:
     settings = _settings(args)
     db = Database(settings.database_url)
     db.migrate()
+    if args.action == "retry":
+        return _outbox_retry(db, args)
+    if args.ids or args.dead:
+        sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
+        return 2
     with db.session() as session:
         rows = list_outbound(session, args.status, args.limit)
         out = sys.stdout
@@ -79,6 +86,28 @@ def outbox(args: argparse.Namespace) -> int:
                       f"{row.next_attempt_at.isoformat(timespec='seconds'):25} "
                       f"{row.to_addr} / {row.subject}"
                       + (f" / {row.last_error}" if row.last_error else "") + "\n")
+    db.dispose()
+    return 0
+
+
+def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
+    """``judge outbox retry [ID ...] [--dead]``: dead outbound mail back in the queue, due
+    now with its tries reset (a running judge sends it within its poll interval)."""
+    from datetime import UTC, datetime
+
+    from judge.storage.mailrepo import requeue_dead_outbound
+
+    if not args.ids and not args.dead:
+        sys.stderr.write("judge outbox retry: name the ids to re-send, or --dead for all "
+                         "dead mail\n")
+        return 2
+    with db.session() as session:
+        ids = requeue_dead_outbound(session, list(args.ids), datetime.now(UTC),
+                                    all_dead=args.dead)
+    missing = sorted(set(args.ids) - set(ids))
+    print(f"requeued {len(ids)} dead outbound mail(s): {' '.join(map(str, ids)) or '-'}")
+    if missing:
+        print(f"not dead (left as they are): {' '.join(map(str, missing))}")
     db.dispose()
     return 0
 
@@ -97,7 +126,11 @@ def register(subparsers: Any) -> None:
     retry.add_argument("ids", nargs="*", type=int, help="inbound mail ids (default: all failed)")
     retry.add_argument("--queue-only", action="store_true",
                        help="only put them back in the queue for a running server")
-    box = add("outbox", outbox, "list outgoing mail")
+    box = add("outbox", outbox, "list outgoing mail; `outbox retry [ID ...] [--dead]` re-queues "
+                                "dead mail")
+    box.add_argument("action", nargs="?", choices=["list", "retry"], default="list")
+    box.add_argument("ids", nargs="*", type=int, help="outbound mail ids (with retry)")
+    box.add_argument("--dead", action="store_true", help="with retry: every dead mail")
     box.add_argument("--status", choices=["pending", "sending", "sent", "dead"], default=None)
     box.add_argument("--limit", type=int, default=200)
 

@@ -4,7 +4,9 @@ Each input line gives one output line: its canonical order (several orders on on
 joined by ``; ``) or ``ERROR: <Reason>: <message in the chosen language>``. A blank line gives a
 blank line. With ``--phase`` and ``--units`` (the JSON "units" object of ``judge adjudicate``)
 the reader settles what the text leaves open from the position; ``--power`` also checks that the
-units are the writer's own. All lines are read as one batch, as a mail would be.
+units are the writer's own. All lines are read as one batch, as a mail would be. ``--rules
+italian`` applies seed 002's reading rules (a fleet move without its coast holds, a support says
+whether the unit holds or moves); without it the language decides, as before.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--dislodged", help='JSON {"POWER": {"A BUR": ["GAS", "PAR"]}} or @file.json (retreats)'
     )
     parser.add_argument("--power", help="the power writing the orders (checks ownership)")
+    parser.add_argument(
+        "--rules", choices=("italian", "rulebook", "french"), help="the game's rule set"
+    )
     parser.add_argument("--notes", action="store_true", help="append notes after ' # '")
     parser.set_defaults(handler=run)
 
@@ -81,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"error": str(exc)}), file=sys.stderr)
         return 2
     lines = sys.stdin.read().splitlines()
-    report = parse_orders(lines, args.lang, position=position, power=power, phase=phase)
+    report = parse_orders(
+        lines, args.lang, position=position, power=power, phase=phase, rules=args.rules
+    )
     out = report.reply_lines()
     if args.notes:
         for n, text in enumerate(out, start=1):

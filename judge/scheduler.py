@@ -4,7 +4,9 @@ The database is the source of truth: the scheduler holds a single date job armed
 earliest open ``deadline`` row, and re-reads the table after every wake-up. At start the job
 fires at once, so deadlines missed while the judge was down are processed immediately. A
 periodic sweep re-arms the job (a GM may have moved a deadline by mail) and processes games
-whose orders are all in before their deadline.
+whose orders are all in before their deadline; the sweep is a ``judge.runner.Runner``
+(``DeadlineRunner``), like the judge's other loops, so it stops, backs off after an error
+and logs the same way; APScheduler keeps the exact-time wake-up.
 
 The work itself (``judge.service.wakeups.wake``) is synchronous database code: it runs in a
 worker thread so the mail listeners keep answering meanwhile.
@@ -20,6 +22,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from judge.runner import Runner
 from judge.service import wakeups
 from judge.service.deadlines import earliest_open
 from judge.settings import Settings
@@ -61,11 +64,14 @@ class DeadlineScheduler:
         self.armed_for: datetime | None = None  # when the wake-up job fires, judge's clock
         self._lock = asyncio.Lock()
 
-    def start(self) -> None:
+    def start(self, sweep_job: bool = True) -> None:
+        """Start the wake-up job; ``sweep_job``: also sweep on an APScheduler interval job
+        (``judge serve`` sweeps from a ``DeadlineRunner`` instead)."""
         self.scheduler.start()
         self.arm(self.now())  # catch up with whatever fell due while the judge was down
-        self.scheduler.add_job(self._sweep, "interval", seconds=self.sweep_seconds, id=SWEEP_JOB,
-                               replace_existing=True)
+        if sweep_job:
+            self.scheduler.add_job(self._sweep, "interval", seconds=self.sweep_seconds,
+                                   id=SWEEP_JOB, replace_existing=True)
 
     def shutdown(self) -> None:
         if self.scheduler.running:
@@ -122,12 +128,32 @@ class DeadlineScheduler:
             return earliest_open(session)
 
 
+class DeadlineRunner(Runner):
+    """The periodic sweep of the deadline scheduler as a runner."""
+
+    name = "deadlines"
+
+    def __init__(self, scheduler: DeadlineScheduler, stopping: asyncio.Event) -> None:
+        super().__init__(stopping, poll_seconds=scheduler.sweep_seconds)
+        self.scheduler = scheduler
+
+    async def one_round(self) -> float | None:
+        await self.scheduler._sweep()
+        return None
+
+    async def finish(self) -> None:
+        self.scheduler.shutdown()
+
+
 async def run(app: Any) -> None:
     """The ``judge serve`` component: runs until ``app.stopping`` is set."""
     scheduler = DeadlineScheduler(app.db, app.settings, now=app.now, on_work=app.wake_outbox)
-    scheduler.start()
+    scheduler.start(sweep_job=False)
     log.info("deadline scheduler started; next wake-up %s", scheduler.next_wake())
+    runner = DeadlineRunner(scheduler, app.stopping)
     try:
-        await app.stopping.wait()
+        # the first sweep one interval after the start (the wake-up job catches up at once)
+        await runner.snooze(scheduler.sweep_seconds)
+        await runner.run()
     finally:
         scheduler.shutdown()

@@ -99,7 +99,10 @@ class Settings:
     smtp_ca_file: str = setting(
         "", "CA certificates (PEM) to trust for the relay's TLS; empty: the system's.")
     smtp_connections: int = setting(
-        4, "Parallel connections to the relay when many messages are waiting.")
+        1, "Parallel connections to the relay, each with one message in flight: a crash "
+        "re-sends at most this many messages.")
+    verp: bool = setting(
+        True, "Envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats.")
     max_send_tries: int = setting(
         10, "A message is dead after a 5xx answer or after this many tries (4xx, connection "
         "errors).")
@@ -108,6 +111,14 @@ class Settings:
     retry_max_seconds: float = setting(6 * 3600.0, "")
     replies_per_address_per_day: int = setting(
         50, "Replies to one address in 24 hours beyond this are dropped (logged), to break loops.")
+    max_mail_connections: int = setting(
+        200, "Connection limits (0: none). Above max_mail_connections a mail client gets a 421.",
+        section="limits")
+    mail_idle_seconds: float = setting(
+        300.0, "An LMTP/SMTP session silent this long is closed.")
+    max_http_connections: int = setting(
+        200, "Above max_http_connections the archive answers 503.")
+    http_idle_seconds: float = setting(5.0, "Keep-alive of an idle HTTP connection.")
     drain_poll_seconds: float = setting(
         5.0, "How often the inbox and outbox drains look at the database when nothing woke them.",
         section="running")
@@ -118,6 +129,8 @@ class Settings:
         8080, "The web archive: port and bind address (0.0.0.0 in a container).")
     web_host: str = setting("127.0.0.1", "")
     log_level: str = setting("INFO", "DEBUG | INFO | WARNING | ERROR (any case).")
+    log_repeats_per_minute: int = setting(
+        10, "Log lines of one message template per minute, warnings and up; 0: no limit.")
 
     @property
     def domain(self) -> str:

@@ -1,4 +1,4 @@
-"""Build judge/adjudicator/data/standard.json from the verified reference table.
+"""Build judge/variants/standard/map.json from the verified reference table.
 
 Run once whenever ../shared/reference/provinces.csv changes:
     python scripts/build_map_data.py ../shared/reference/provinces.csv
@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "judge" / "adjudicator" / "data" / "standard.json"
+OUT = Path(__file__).resolve().parent.parent / "judge" / "variants" / "standard" / "map.json"
 
 STARTING_UNITS = {
     "AUSTRIA": ["A VIE", "A BUD", "F TRI"],

@@ -13,7 +13,7 @@ import pytest
 
 JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
-PURE = ("adjudicator", "rules", "parsing")
+PURE = ("adjudicator", "rules", "parsing", "bots")
 IO_MODULES = {
     "asyncio", "socket", "ssl", "selectors", "subprocess", "threading", "multiprocessing",
     "http", "urllib", "smtplib", "imaplib", "email", "sqlite3", "shutil", "tempfile", "os",
@@ -33,6 +33,7 @@ ALLOWED_INTERNAL = {
     "adjudicator": {"adjudicator"},
     "rules": {"rules", "adjudicator"},
     "parsing": {"parsing", "rules", "adjudicator"},
+    "bots": {"bots", "parsing", "rules", "adjudicator"},
 }
 # Third-party libraries that exactly one place may import.
 OWNERS = {

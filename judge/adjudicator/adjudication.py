@@ -11,6 +11,10 @@
   in retreat phases dislodged units without an order are disbanded; in adjustment phases missing
   builds are waived and missing removals are chosen by the civil-disorder rule of the 2008
   rulebook (see ``adjustments.py``; ``Options.removal_distance`` selects the 2023 variant).
+* ``variant``: the game's ``Variant`` (map, neutral powers, closed territory; ``catalog.py``).
+  Orders for a neutral power are refused (``NEUTRAL_POWER``) and its units hold; any power may
+  support them to hold; a neutral unit that is dislodged is disbanded; neutral powers make no
+  adjustments. ``Options.joins`` names the power that won the two-player game's lot.
 
 ``Adjudication`` holds, per power, an ``OrderResult`` for every order (submitted first, then
 generated); ``unit_results`` gives the one result that governs each unit of the phase (keyed by
@@ -25,13 +29,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjustment_phase import adjudicate_adjustments
-from judge.adjudicator.geography import POWERS, Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import POWERS
 from judge.adjudicator.movement_phase import adjudicate_movement
 from judge.adjudicator.orders import Order
-from judge.adjudicator.outcomes import Adjudication, Options
+from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
 from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
+from judge.adjudicator.refusals import Refusal
 from judge.adjudicator.retreat_phase import adjudicate_retreats
+from judge.adjudicator.variant import Variant
 
 DEFAULT_OPTIONS = Options()
 _MOVEMENT = 0  # Phase.kind_rank of PhaseType.MOVEMENT
@@ -42,16 +49,42 @@ def adjudicate(
     position: Position,
     orders: Mapping[str, Sequence[Order]],
     options: Options = DEFAULT_OPTIONS,
-    board: Board | None = None,
+    variant: Variant | None = None,
 ) -> Adjudication:
-    """Adjudicate one phase; see the module docstring for the contract."""
-    b = board or standard_board()
+    """Adjudicate one phase; see the module docstring for the contract.
+
+    ``variant`` defaults to the one the position names (``Position.variant``).
+    """
+    v = variant or installed_variant(position.variant)
+    rules = v.rules_at(position.phase, options.joins)
+    board = rules.board
+    neutral = rules.neutral
+    refused: dict[str, list[Order]] = {}
+    if neutral:
+        refused = {p: list(os) for p, os in orders.items() if p in neutral and os}
+        orders = {p: os for p, os in orders.items() if p not in neutral}
     kind = position.phase.kind_rank  # the rank, not the ``kind`` property: this runs every phase
     if kind == _MOVEMENT:
-        return adjudicate_movement(position, orders, b)
-    if kind == _RETREAT:
-        return adjudicate_retreats(position, orders, b)
-    return adjudicate_adjustments(position, orders, b, options)
+        result = adjudicate_movement(position, orders, board, neutral)
+    elif kind == _RETREAT:
+        result = adjudicate_retreats(position, orders, board, neutral)
+    else:
+        result = adjudicate_adjustments(position, orders, board, options, neutral)
+    return _with_refused(result, refused) if refused else result
+
+
+def _with_refused(inner: Adjudication, refused: dict[str, list[Order]]) -> Adjudication:
+    """The results of ``inner`` with the orders given for neutral powers refused, first."""
+
+    def explain() -> tuple[dict[str, list[OrderResult]], dict[str, OrderResult]]:
+        results = {p: list(rs) for p, rs in inner.results.items()}
+        for power, given in refused.items():
+            results[power] = [
+                OrderResult(power, o, Outcome.ILLEGAL, Refusal.NEUTRAL_POWER) for o in given
+            ] + results.get(power, [])
+        return results, inner.unit_results
+
+    return Adjudication(inner.phase, None, None, inner.position, inner.destroyed, explain)
 
 
 __all__ = ["POWERS", "Adjudication", "Options", "adjudicate", "capture_centers"]

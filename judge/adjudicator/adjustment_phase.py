@@ -14,14 +14,20 @@ from judge.adjudicator.position import Position
 
 
 def adjudicate_adjustments(
-    position: Position, orders: Mapping[str, Sequence[Order]], board: Board, options: Options
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    board: Board,
+    options: Options,
+    neutral: frozenset[str] = frozenset(),
 ) -> Adjudication:
+    """Builds and removals per power; neutral powers (``variant.py``) make none."""
     units = dict(position.units)
     results: list[OrderResult] = []
     unit_results: dict[str, OrderResult] = {}
     destroyed: list[Unit] = []
     powers = sorted(
-        set(orders) | {u.power for u in units.values()} | set(position.centers.values())
+        (set(orders) | {u.power for u in units.values()} | set(position.centers.values()))
+        - neutral
     )
     for power in powers:
         owed = len(position.centers_of(power)) - len(position.units_of(power))
@@ -81,6 +87,8 @@ def adjudicate_adjustments(
                 results.append(r)
                 unit_results[unit.province] = r
                 destroyed.append(units.pop(unit.province))
-    nxt = Position(position.phase, units, dict(position.centers), {}, position.homes)
-    nxt.phase = advance(position.phase, nxt)
+    nxt = Position(
+        position.phase, units, dict(position.centers), {}, position.homes, position.variant
+    )
+    nxt.phase = advance(position.phase, nxt, neutral)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, tuple(destroyed))

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
-from judge.adjudicator.geography import POWERS, Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import POWERS, Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -30,6 +31,7 @@ from judge.adjudicator.orders import (
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
 from judge.adjudicator.retreats import retreat_options
+from judge.adjudicator.variant import Variant
 
 # the file's spellings that differ from the design's codes
 _ALIASES = {"GOL": "LYO", "MID": "MAO", "NAT": "NAO", "NRG": "NWG"}
@@ -257,8 +259,10 @@ def _labels(pairs: list[tuple[str, str]]) -> list[str]:
     return sorted(f"{u.power} {u}" for u in (_unit(p, t) for p, t in pairs))
 
 
-def run_case(case: DatcCase, board: Board | None = None) -> CaseReport:
-    b = board or standard_board()
+def run_case(case: DatcCase, variant: Variant | None = None) -> CaseReport:
+    """DATC cases are written for the standard map; ``variant`` defaults to it."""
+    variant = variant or installed_variant()
+    b = variant.board
     expected_units = _labels(case.prestate if case.poststate is None else case.poststate)
     expected_dis = _labels(case.dislodged if case.poststate is None else case.post_dislodged)
     try:
@@ -270,7 +274,7 @@ def run_case(case: DatcCase, board: Board | None = None) -> CaseReport:
                 order = Retreat(order.unit_type, order.location, order.target)
             orders.setdefault(power, []).append(order)
         distance = RemovalDistance(case.options.get("removal_distance", "home"))
-        result = adjudicate(position, orders, Options(removal_distance=distance), b)
+        result = adjudicate(position, orders, Options(removal_distance=distance), variant)
     except (DatcFormatError, ValueError) as exc:
         return CaseReport(case, False, expected_units, [], expected_dis, [], str(exc))
     after = result.position

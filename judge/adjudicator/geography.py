@@ -1,9 +1,10 @@
-"""The standard map: provinces, coasts, adjacency, supply and home centres.
+"""A map: provinces, coasts, adjacency, supply and home centres.
 
-Loaded once from the package data file built from the verified reference table. Locations are
-upper-case canonical codes: a province (``BUL``) or a coast of a two-coast province (``BUL/EC``).
-Every other module (legality, resolver, parsing, house rules) asks this one object about
-adjacency, so the whole judge shares a single notion of it.
+A ``Board`` is built from a variant folder's ``map.json`` (``judge/variants/<name>/``; the
+standard map's is built from the verified reference table by ``scripts/build_map_data.py``) and
+reached through the game's ``Variant`` (``variant.py``). Locations are upper-case canonical
+codes: a province (``BUL``) or a coast of a two-coast province (``BUL/EC``). Every other module
+(legality, resolver, parsing, house rules) asks the board it is given about adjacency.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+# The standard map's powers, kept for callers that predate variants; code that serves a game
+# asks its variant (``Variant.powers``, ``Board.powers``) instead.
 POWERS: tuple[str, ...] = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
@@ -49,6 +52,9 @@ class Board:
     locations: frozenset[str]
     # names of coast rows (BUL/EC...) per language, for the parsers
     coast_names: dict[str, dict[str, Any]]
+    # the powers of this map, in their conventional (alphabetical) order
+    powers: tuple[str, ...] = POWERS
+    name: str = "standard"
 
     @property
     def supply_centers(self) -> frozenset[str]:
@@ -59,7 +65,7 @@ class Board:
 
     @property
     def all_home_centers(self) -> dict[str, tuple[str, ...]]:
-        return {power: self.home_centers(power) for power in POWERS}
+        return {power: self.home_centers(power) for power in self.powers}
 
     def province_of(self, location: str) -> str:
         return location.split("/", 1)[0]
@@ -129,10 +135,8 @@ def _province_graph(board: Board) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in graph.items()}
 
 
-def _load() -> Board:
-    raw = json.loads(
-        resources.files("judge.adjudicator").joinpath("data/standard.json").read_text("utf-8")
-    )
+def board_from_json(raw: dict[str, Any]) -> Board:
+    """A board from the ``map.json`` shape (see ``judge/variants/standard/map.json``)."""
     provinces: dict[str, Province] = {}
     army: dict[str, frozenset[str]] = {}
     fleet: dict[str, frozenset[str]] = {}
@@ -168,10 +172,49 @@ def _load() -> Board:
         starting_units={p: tuple(u) for p, u in raw["starting_units"].items()},
         locations=frozenset(locations),
         coast_names=coast_names,
+        powers=tuple(sorted(raw["starting_units"])),
+        name=raw.get("variant", "standard"),
     )
     return board
 
 
+def closed_board(board: Board, closed: frozenset[str]) -> Board:
+    """The same map with ``closed`` provinces impassable: no move, retreat or support reaches them.
+
+    Seed 001's two-player game closes Italy's territory while Italy is neutral; units standing
+    there keep their place (they hold), nobody else can enter.
+    """
+    army = {
+        src: frozenset(t for t in targets if t not in closed)
+        for src, targets in board.army_adjacency.items()
+        if src not in closed
+    }
+    fleet = {
+        src: frozenset(t for t in targets if board.province_of(t) not in closed)
+        for src, targets in board.fleet_adjacency.items()
+        if board.province_of(src) not in closed
+    }
+    return Board(
+        provinces=board.provinces,
+        army_adjacency=army,
+        fleet_adjacency={**{s: frozenset() for s in board.fleet_adjacency}, **fleet},
+        starting_units=board.starting_units,
+        locations=board.locations,
+        coast_names=board.coast_names,
+        powers=board.powers,
+        name=board.name,
+    )
+
+
 @cache
+def load_board(name: str) -> Board:
+    """The map of variant folder ``name`` (loaded once: boards are immutable)."""
+    raw = json.loads(
+        resources.files("judge.variants").joinpath(name, "map.json").read_text("utf-8")
+    )
+    return board_from_json(raw)
+
+
 def standard_board() -> Board:
-    return _load()
+    """The standard map, for callers that predate variants (a game passes its own board)."""
+    return load_board("standard")

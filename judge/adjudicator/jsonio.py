@@ -6,7 +6,9 @@ keep positions this way, so the shape is stable):
 "dislodged": {"FRANCE": {"A BUR": ["GAS", "PAR"]}}}`` (+ ``"homes"`` when not the standard ones).
 
 ``adjudicate_json(request)`` answers the ``judge adjudicate`` contract; bad input raises
-``RequestError`` with a message that names the problem.
+``RequestError`` with a message that names the problem. ``"variant"`` (default ``"standard"``)
+names the map and rules (``judge variants`` lists them); ``"italy_joins"`` names the power that
+won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1914 on.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any
 
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
-from judge.adjudicator.geography import POWERS, Board, standard_board
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import (
     Build,
     Move,
@@ -32,6 +36,7 @@ from judge.adjudicator.orders import (
 )
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
+from judge.adjudicator.variant import Variant, VariantError
 
 
 class RequestError(ValueError):
@@ -42,7 +47,7 @@ def _sorted_units(units: list[Unit]) -> list[str]:
     return sorted(str(u) for u in units)
 
 
-def position_to_json(pos: Position) -> dict[str, Any]:
+def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for unit in pos.units.values():
         units.setdefault(unit.power, []).append(str(unit))
@@ -58,15 +63,28 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "centers": {p: sorted(v) for p, v in sorted(centers.items())},
         "dislodged": {p: dict(sorted(v.items())) for p, v in sorted(dislodged.items())},
     }
-    if pos.homes != standard_board().all_home_centers:
-        out["homes"] = {p: list(v) for p, v in sorted(pos.homes.items())}
+    v = variant or installed_variant(pos.variant)
+    if pos.homes != v.homes:
+        out["homes"] = {p: list(h) for p, h in sorted(pos.homes.items())}
+    if v.name != DEFAULT_VARIANT:
+        out["variant"] = v.name  # a stored position keeps its map (the service reads it back)
     return out
 
 
-def _power(name: Any) -> str:
-    if not isinstance(name, str) or name.upper() not in POWERS:
-        raise RequestError(f"unknown power {name!r} (expected one of {', '.join(POWERS)})")
+def _power(name: Any, powers: tuple[str, ...]) -> str:
+    if not isinstance(name, str) or name.upper() not in powers:
+        raise RequestError(f"unknown power {name!r} (expected one of {', '.join(powers)})")
     return name.upper()
+
+
+def variant_from_request(obj: Any) -> Variant:
+    """The request's ``"variant"`` (default ``"standard"``)."""
+    name = obj.get("variant", DEFAULT_VARIANT) if isinstance(obj, dict) else DEFAULT_VARIANT
+    if not isinstance(name, str) or name not in variant_names():
+        raise RequestError(
+            f"unknown variant {name!r} (installed: {', '.join(variant_names())})"
+        )
+    return installed_variant(name)
 
 
 def _string_list(value: Any, what: str) -> list[str]:
@@ -97,8 +115,11 @@ def _read_unit(text: str, power: str, board: Board) -> Unit:
     return unit_value(unit.power, unit.type, unit.location)  # the shared value: see orders.py
 
 
-def position_from_json(obj: Any, board: Board | None = None) -> Position:
-    b = board or standard_board()
+def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
+    """``variant``: the game's; by default the one the JSON names (``"variant"``)."""
+    v = variant or variant_from_request(obj)
+    b = v.board
+    powers = v.powers
     data = _mapping(obj, "the request")
     raw_phase = data.get("phase")
     if not isinstance(raw_phase, str):
@@ -109,7 +130,7 @@ def position_from_json(obj: Any, board: Board | None = None) -> Position:
         raise RequestError(str(exc)) from exc
     units: dict[str, Unit] = {}
     for power_name, texts in _mapping(data.get("units", {}), "units").items():
-        power = _power(power_name)
+        power = _power(power_name, powers)
         for text in _string_list(texts, f"units of {power}"):
             unit = _read_unit(text, power, b)
             if unit.province in units:
@@ -118,7 +139,7 @@ def position_from_json(obj: Any, board: Board | None = None) -> Position:
     if "centers" in data and data["centers"] is not None:
         centers: dict[str, str] = {}
         for power_name, provs in _mapping(data["centers"], "centers").items():
-            power = _power(power_name)
+            power = _power(power_name, powers)
             for text in _string_list(provs, f"centers of {power}"):
                 prov = text.strip().upper()
                 if prov not in b.provinces:
@@ -132,7 +153,7 @@ def position_from_json(obj: Any, board: Board | None = None) -> Position:
         centers = {c: p for p, cs in b.all_home_centers.items() for c in cs}
     dislodged: dict[str, Dislodged] = {}
     for power_name, entries in _mapping(data.get("dislodged", {}), "dislodged").items():
-        power = _power(power_name)
+        power = _power(power_name, powers)
         for text, retreats in _mapping(entries, f"dislodged units of {power}").items():
             unit = _read_unit(text, power, b)
             if unit.province in dislodged:
@@ -148,9 +169,9 @@ def position_from_json(obj: Any, board: Board | None = None) -> Position:
     if "homes" in data:
         homes = {}
         for power_name, provs in _mapping(data["homes"], "homes").items():
-            power = _power(power_name)
+            power = _power(power_name, powers)
             homes[power] = tuple(sorted(p.strip().upper() for p in _string_list(provs, "homes")))
-    return Position(phase, units, centers, dislodged, homes)
+    return Position(phase, units, centers, dislodged, homes, v.name)
 
 
 def _read_order(text: str, power: str, position: Position) -> Order:
@@ -173,32 +194,59 @@ def _read_order(text: str, power: str, position: Position) -> Order:
     return order
 
 
-def orders_from_json(obj: Any, position: Position) -> dict[str, list[Order]]:
+def orders_from_json(
+    obj: Any, position: Position, variant: Variant | None = None
+) -> dict[str, list[Order]]:
+    powers = (variant or installed_variant(position.variant)).powers
     orders: dict[str, list[Order]] = {}
     for power_name, texts in _mapping(obj, "orders").items():
-        power = _power(power_name)
+        power = _power(power_name, powers)
         orders[power] = [
             _read_order(t, power, position) for t in _string_list(texts, f"orders of {power}")
         ]
     return orders
 
 
-def options_from_json(obj: Any) -> Options:
-    if obj is None:
-        return Options()
-    data = _mapping(obj, "options")
+def options_from_json(
+    obj: Any, variant: Variant | None = None, joins: Any = None, phase: Phase | None = None
+) -> Options:
+    """``"options"`` and ``"italy_joins"``; the latter is checked against ``variant``."""
+    v = variant or installed_variant()
+    data = _mapping(obj, "options") if obj is not None else {}
     try:
-        return Options(RemovalDistance(data.get("removal_distance", "home")))
+        distance = RemovalDistance(data.get("removal_distance", "home"))
     except ValueError as exc:
         raise RequestError('options.removal_distance must be "home" or "owned"') from exc
+    if joins is not None:
+        if v.lot is None:
+            raise RequestError(f"italy_joins: variant {v.name!r} draws no lot")
+        if not isinstance(joins, str):
+            raise RequestError("italy_joins must be a power name")
+        joins = joins.strip().upper()
+        try:
+            v.seat_of(joins)
+        except VariantError as exc:
+            raise RequestError(f"italy_joins: {exc}") from exc
+        if joins == v.lot.power:
+            raise RequestError(f"italy_joins: {joins} cannot join itself")
+    if phase is not None and joins is None and v.lot_drawn(phase):
+        raise RequestError(
+            f"variant {v.name!r}: the lot is drawn before {v.lot.drawn_before}"  # type: ignore[union-attr]
+            f' ({phase} is later); give "italy_joins": one of the powers it may join'
+        )
+    return Options(distance, joins)
 
 
 def adjudicate_json(obj: Any) -> dict[str, Any]:
     """One request of the ``judge adjudicate`` contract -> its answer."""
-    position = position_from_json(obj)
-    orders = orders_from_json(obj.get("orders") or {}, position)
-    result = adjudicate(position, orders, options_from_json(obj.get("options")))
-    after = position_to_json(result.position)
+    variant = variant_from_request(obj)
+    position = position_from_json(obj, variant)
+    orders = orders_from_json(obj.get("orders") or {}, position, variant)
+    options = options_from_json(
+        obj.get("options"), variant, obj.get("italy_joins"), position.phase
+    )
+    result = adjudicate(position, orders, options, variant)
+    after = position_to_json(result.position, variant)
     return {
         "phase": str(position.phase),
         "results": {

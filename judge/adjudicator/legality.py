@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import (
     army_could_be_convoyed,
     fleet_can_convoy,
     route_exists,
     sea_neighbours,
 )
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -401,7 +402,7 @@ def normalize(
     position: Position, power: str, order: Order, board: Board | None = None
 ) -> Order | Refusal:
     """The order as the adjudicator reads it, or why it cannot be given in this position."""
-    b = board or standard_board()
+    b = board or installed_variant(position.variant).board
     kind = position.phase.kind
     if kind is PhaseType.MOVEMENT:
         return normalize_movement(position.units, power, order, b)

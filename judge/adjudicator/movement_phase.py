@@ -58,7 +58,10 @@ Read = list[tuple[str, list[tuple[Order, "Order | Refusal", "str | None"]]]]
 
 
 def adjudicate_movement(
-    position: Position, orders: Mapping[str, Sequence[Order]], board: Board
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    board: Board,
+    neutral: frozenset[str] = frozenset(),
 ) -> Adjudication:
     """``adjudicate`` for a movement phase (see ``adjudication.py`` for the contract)."""
     # a copy: the results are explained on first read, whatever the caller does to its position
@@ -67,7 +70,7 @@ def adjudicate_movement(
     read, legal, governed, index = _read(memo, units, orders)
     resolver = MovementVerdicts(board, units, legal, index)
     resolver.run()
-    nxt, destroyed = _next_position(position, board, memo.province, resolver)
+    nxt, destroyed = _next_position(position, board, memo.province, resolver, neutral)
     return Adjudication(
         position.phase,
         None,
@@ -373,9 +376,17 @@ def _results(
 
 
 def _next_position(
-    position: Position, board: Board, province: dict[str, str], resolver: MovementVerdicts
+    position: Position,
+    board: Board,
+    province: dict[str, str],
+    resolver: MovementVerdicts,
+    neutral: frozenset[str],
 ) -> tuple[Position, tuple[Unit, ...]]:
-    """Units moved, the dislodged with their retreats, centres captured after the Fall."""
+    """Units moved, the dislodged with their retreats, centres captured after the Fall.
+
+    A neutral power's dislodged unit is disbanded at once (seed 001, six players: "if Italian
+    units are forced to retreat, they're disbanded").
+    """
     decided = resolver.result
     move_loc = resolver.move_loc
     arrivals = resolver.arrivals
@@ -400,10 +411,16 @@ def _next_position(
         standoffs = resolver.standoffs(after)
         for prov, unit, attacker in beaten:
             origin = None if attacker in resolver.convoyed else attacker
-            options = retreat_options(board, unit, after, origin, standoffs)
+            options = (
+                () if unit.power in neutral
+                else retreat_options(board, unit, after, origin, standoffs)
+            )
             if options:
                 dislodged[prov] = Dislodged(unit, origin, options)
             else:
                 destroyed.append(unit)
-    nxt = finish(position.phase, board, after, dict(position.centers), dislodged, position.homes)
+    nxt = finish(
+        position.phase, board, after, dict(position.centers), dislodged, position.homes, neutral,
+        position.variant,
+    )
     return nxt, tuple(destroyed)

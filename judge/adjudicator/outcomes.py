@@ -76,6 +76,8 @@ class Options:
     """Rule variants the seeds leave open (see the README's adjudication choices)."""
 
     removal_distance: RemovalDistance = RemovalDistance.HOME
+    # seed 001's two-player game: the power the neutral one joined when the lot was drawn
+    joins: str | None = None
 
 
 class Adjudication:

@@ -90,8 +90,11 @@ def supply_centers(board: Board) -> frozenset[str]:
 _power_of = attrgetter("power")
 
 
-def adjustments_needed(position: Position) -> bool:
-    """Whether some power must remove, or can build (``builds_possible`` > 0)."""
+def adjustments_needed(position: Position, neutral: frozenset[str] = frozenset()) -> bool:
+    """Whether some power must remove, or can build (``builds_possible`` > 0).
+
+    Neutral powers (``variant.py``) make no adjustments, so they never make the phase due.
+    """
     # counted by the C helper behind ``Counter`` into plain dicts (Counter's own set-up costs
     # more than the count), and stopped at the first answer: this runs every Fall
     units = position.units
@@ -101,10 +104,10 @@ def adjustments_needed(position: Position) -> bool:
     own: dict[str, int] = {}
     _count_elements(own, centers.values())
     for power, n in have.items():
-        if n > own.get(power, 0):
+        if n > own.get(power, 0) and power not in neutral:
             return True
     for power, n in own.items():
-        if n > have.get(power, 0):
+        if n > have.get(power, 0) and power not in neutral:
             for home in position.homes.get(power, ()):
                 if centers.get(home) == power and home not in units:
                     return True
@@ -116,12 +119,12 @@ _ADJUSTMENT_RANK = 2
 _FALL_RANK = 1  # Phase.season_rank
 
 
-def advance(after: Phase, position: Position) -> Phase:
+def advance(after: Phase, position: Position, neutral: frozenset[str] = frozenset()) -> Phase:
     nxt = following(after)
     while True:
         kind = nxt.kind_rank
         if (kind == _RETREAT_RANK and not position.dislodged) or (
-            kind == _ADJUSTMENT_RANK and not adjustments_needed(position)
+            kind == _ADJUSTMENT_RANK and not adjustments_needed(position, neutral)
         ):
             nxt = following(nxt)
         else:
@@ -135,11 +138,13 @@ def finish(
     centers: dict[str, str],
     dislodged: dict[str, Dislodged],
     homes: dict[str, tuple[str, ...]],
+    neutral: frozenset[str] = frozenset(),
+    variant: str = "standard",
 ) -> Position:
     if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)
-    nxt = Position(phase, units, centers, dislodged, homes)
-    nxt.phase = advance(phase, nxt)
+    nxt = Position(phase, units, centers, dislodged, homes, variant)
+    nxt.phase = advance(phase, nxt, neutral)
     return nxt
 
 

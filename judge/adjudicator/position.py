@@ -28,6 +28,9 @@ class Position:
     homes: dict[str, tuple[str, ...]] = field(
         default_factory=lambda: standard_board().all_home_centers
     )
+    # the name of the game's variant (``catalog.variant(name)``): a position knows its map, so
+    # whoever holds one (the service, the bots, the maps) adjudicates and draws it on that map
+    variant: str = "standard"
 
     @classmethod
     def initial(cls) -> Position:

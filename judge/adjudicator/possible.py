@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, build_location
 from judge.adjudicator.orders import (
     Build,
@@ -271,7 +272,7 @@ def _adjustments(position: Position, power: str, board: Board) -> dict[str, list
 def possible_orders(
     position: Position, power: str, board: Board | None = None
 ) -> dict[str, list[Order]]:
-    b = board or standard_board()
+    b = board or installed_variant(position.variant).board
     if position.phase.is_movement:
         return _movement(position, power, b)
     if position.phase.is_retreat:

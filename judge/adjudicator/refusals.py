@@ -47,3 +47,4 @@ class Refusal(StrEnum):
     ALREADY_BUILT_THERE = "already_built_there"
     TOO_MANY_REMOVALS = "too_many_removals"
     DUPLICATE_ORDER = "duplicate_order"  # the unit already has an order
+    NEUTRAL_POWER = "neutral_power"  # orders for a power the variant makes neutral (it holds)

@@ -14,7 +14,10 @@ from judge.adjudicator.retreats import resolve_retreats
 
 
 def adjudicate_retreats(
-    position: Position, orders: Mapping[str, Sequence[Order]], board: Board
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    board: Board,
+    neutral: frozenset[str] = frozenset(),
 ) -> Adjudication:
     waiting = {prov: d.unit for prov, d in position.dislodged.items()}
     entries, governing = read_orders(position, orders, board, waiting)
@@ -48,7 +51,8 @@ def adjudicate_retreats(
     units = dict(position.units)
     units.update(arrived)
     destroyed = tuple(u for prov, u in waiting.items() if not _retreated(prov, legal, fates))
-    nxt = finish(position.phase, board, units, dict(position.centers), {}, position.homes)
+    nxt = finish(position.phase, board, units, dict(position.centers), {}, position.homes,
+                 neutral, position.variant)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, destroyed)
 
 

@@ -31,10 +31,15 @@ class _QuietServer(uvicorn.Server):
         yield
 
 
-def make_server(app: ArchiveApp, host: str, port: int) -> uvicorn.Server:
+def make_server(app: ArchiveApp, host: str, port: int, max_connections: int = 0,
+                idle_seconds: float = 5.0) -> uvicorn.Server:
+    """``max_connections``: beyond this many open connections (and requests in hand)
+    uvicorn answers 503 (0: no cap); ``idle_seconds``: an idle keep-alive connection is
+    closed after this long."""
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False, lifespan="off",
-        server_header=False,
+        server_header=False, limit_concurrency=max_connections or None,
+        timeout_keep_alive=max(1, int(idle_seconds)),
     )
     return _QuietServer(config)
 
@@ -50,7 +55,8 @@ def bound_port(server: uvicorn.Server) -> int:
 async def run(ctx: AppContext) -> None:
     """Serve until ``ctx.stopping`` is set; records the bound port as ``ctx.ports['web']``."""
     host, port = ctx.settings.web_host, ctx.settings.web_port
-    server = make_server(ArchiveApp(ctx.db), host, port)
+    server = make_server(ArchiveApp(ctx.db), host, port, ctx.settings.max_http_connections,
+                         ctx.settings.http_idle_seconds)
     try:
         # bound here, not by uvicorn: uvicorn answers a busy port with sys.exit(1)
         sock = socket.create_server((host, port))

@@ -24,6 +24,7 @@ from typing import Any
 
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_from_json
+from judge.adjudicator.orders import SupportHold
 from judge.adjudicator.possible import random_orders
 from judge.app import AppContext, serve
 from judge.archive.server import run as run_archive
@@ -150,7 +151,9 @@ class Demo:
             if not needs_orders(position, power):
                 continue
             orders = random_orders(position, power, self.rng)
-            lines = [str(o) for o in orders] or ["WAIVE"]
+            # seed 002 (the default rules): a support says the supported unit holds
+            lines = [f"{o} H" if isinstance(o, SupportHold) else str(o) for o in orders]
+            lines = lines or ["WAIVE"]
             body = "\n".join([f"SIGNON {power} {GAME} {password(power)}", *lines]) + "\n"
             await self.send(player(power), body)
             sent += 1

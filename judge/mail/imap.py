@@ -18,6 +18,7 @@ from typing import Any
 
 from aioimaplib import aioimaplib
 
+from judge.runner import Runner
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.mailrepo import imap_watermark, set_imap_watermark, store_received
@@ -40,14 +41,22 @@ def _check(response: aioimaplib.Response, what: str) -> aioimaplib.Response:
     return response
 
 
-class ImapPoller:
+class ImapPoller(Runner):
+    name = "IMAP poller"
+    retry_word = "reconnecting"
+
     def __init__(
         self,
         db: Database,
         settings: Settings,
         on_stored: Callable[[], None] = lambda: None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        stopping: asyncio.Event | None = None,
     ) -> None:
+        super().__init__(stopping or asyncio.Event(), poll_seconds=settings.imap_poll_seconds,
+                         backoff_first=min(1.0, settings.imap_backoff_max_seconds),
+                         backoff_max=settings.imap_backoff_max_seconds)
+        self.client: aioimaplib.IMAP4 | None = None
         self.db = db
         self.settings = settings
         self.on_stored = on_stored
@@ -150,28 +159,31 @@ class ImapPoller:
             client.idle_done()
             await asyncio.wait_for(idle, timeout=30)
 
-    async def run(self, stopping: asyncio.Event) -> None:
+    async def one_round(self) -> float | None:
+        """Connect if needed, store what is new, then wait for news (IDLE or the poll
+        interval): that wait is this runner's snooze, so the next round starts at once."""
+        if self.client is None:
+            self.client = await self._connect()
+        await self.poll_once(self.client)
+        await self._wait_for_news(self.client, self.stopping)
+        return 0
+
+    async def on_error(self, exc: Exception) -> None:
+        # reconnect on the next round; the stored mail is committed already
+        if self.client is not None:
+            client, self.client = self.client, None
+            await _close(client, polite=True)
+
+    async def finish(self) -> None:
+        if self.client is not None:
+            client, self.client = self.client, None
+            await _close(client, polite=not self.stopping.is_set())
+
+    async def run(self, stopping: asyncio.Event | None = None) -> None:
         """Poll until ``stopping``; cancelling it is safe (a stored mail is a duplicate later)."""
-        first_backoff = min(1.0, self.settings.imap_backoff_max_seconds)
-        backoff = first_backoff
-        while not stopping.is_set():
-            client = None
-            try:
-                client = await self._connect()
-                backoff = first_backoff
-                while not stopping.is_set():
-                    await self.poll_once(client)
-                    await self._wait_for_news(client, stopping)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("IMAP %s: %r; reconnecting in %.0fs", self.account, exc, backoff)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stopping.wait(), timeout=backoff)
-                backoff = min(backoff * 2, self.settings.imap_backoff_max_seconds)
-            finally:
-                if client is not None:
-                    await _close(client, polite=not stopping.is_set())
+        if stopping is not None:
+            self.stopping = stopping
+        await super().run()
 
 
 async def _close(client: aioimaplib.IMAP4, polite: bool) -> None:

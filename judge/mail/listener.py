@@ -35,7 +35,11 @@ SIMPLE_PATH = re.compile(
 class QuickPaths:
     """Mixin for aiosmtpd's SMTP/LMTP: a plain ``<local@domain>`` path is read with a regular
     expression, everything else by aiosmtpd's own parser (the email package's header
-    parser, which costs more than the rest of the session together)."""
+    parser, which costs more than the rest of the session together).
+
+    ``_getaddr`` is private to aiosmtpd: the dependency is pinned below 1.5 in
+    pyproject.toml and tests/mail/test_quick_parsing.py checks the override gives what
+    aiosmtpd's own gives."""
 
     local_part_limit: int
 
@@ -49,11 +53,56 @@ class QuickPaths:
         return address, arg[found.end():]
 
 
-class QuickLMTP(QuickPaths, LMTP):
+class ConnectionGate:
+    """The cap on open LMTP/SMTP sessions, shared by the listeners (0: no cap)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open = 0
+        self.refused = 0
+
+    def admit(self) -> bool:
+        if self.limit and self.open >= self.limit:
+            self.refused += 1
+            return False
+        self.open += 1
+        return True
+
+    def release(self) -> None:
+        self.open = max(0, self.open - 1)
+
+
+TOO_MANY = b"421 4.7.0 Too many connections, try again later\r\n"
+
+
+class Refusal(asyncio.Protocol):
+    """A connection above the cap: told 421 (RFC 5321 4.3.2) and closed at once."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(TOO_MANY)
+        transport.close()
+
+
+class Gated:
+    """Mixin: gives the session's place back to the gate when the connection ends."""
+
+    gate: ConnectionGate | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)  # type: ignore[misc]
+        finally:
+            if self.gate is not None:
+                self.gate.release()
+                self.gate = None
+
+
+class QuickLMTP(Gated, QuickPaths, LMTP):
     pass
 
 
-class QuickSMTP(QuickPaths, SMTP):
+class QuickSMTP(Gated, QuickPaths, SMTP):
     pass
 
 
@@ -228,15 +277,23 @@ class Listener:
 
 
 async def start_listener(
-    handler: StoringHandler, host: str, port: int, lmtp: bool, settings: Settings
+    handler: StoringHandler, host: str, port: int, lmtp: bool, settings: Settings,
+    gate: ConnectionGate | None = None,
 ) -> Listener:
+    """Listen on ``host:port``; ``gate`` caps the sessions open on this and the other
+    listeners sharing it (default: a cap of ``max_mail_connections`` for this one)."""
     protocols: list[SMTP] = []
     kind = QuickLMTP if lmtp else QuickSMTP
     hard_limit = settings.max_message_bytes * HARD_LIMIT_FACTOR
+    gate = gate if gate is not None else ConnectionGate(settings.max_mail_connections)
 
-    def factory() -> SMTP:
+    def factory() -> asyncio.Protocol:
+        if not gate.admit():
+            log.warning("mail connection refused: %d sessions open, the cap", gate.open)
+            return Refusal()
         proto = kind(handler, data_size_limit=hard_limit, hostname=settings.domain,
-                     ident="judge")
+                     ident="judge", timeout=settings.mail_idle_seconds)
+        proto.gate = gate
         protocols.append(proto)
         if len(protocols) > 256:
             # forget closed sessions so a long-running server does not keep them all

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -25,7 +26,7 @@ from judge.adjudicator.orders import (
     UnitType,
 )
 from judge.maps import style
-from judge.maps.layout import Layout, standard_layout
+from judge.maps.layout import Layout, variant_layout
 from judge.maps.snapshot import DrawnOrder, MapSnapshot
 from judge.maps.voronoi import Point
 
@@ -38,7 +39,8 @@ _RETREAT_OFFSET = (15.0, 13.0)
 def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     """The map of ``snapshot`` as a standalone SVG document."""
     snap = snapshot if isinstance(snapshot, MapSnapshot) else MapSnapshot.from_dict(snapshot)
-    layout = standard_layout()
+    layout = variant_layout(snap.variant)
+    board = _board(snap.variant)
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
         f'width="{layout.width}" height="{layout.height}" '
@@ -48,12 +50,12 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
         _defs(),
         f'<rect width="{layout.width}" height="{layout.height}" fill="{style.SEA}"/>',
     ]
-    parts.append(_provinces(layout, snap))
+    parts.append(_provinces(layout, snap, board))
     parts.append(_borders(layout))
     parts.append(_labels(layout))
-    parts.append(_centres(layout, snap))
+    parts.append(_centres(layout, snap, board))
     parts.append(_orders(layout, snap))
-    parts.append(_units(layout, snap))
+    parts.append(_units(layout, snap, board.powers))
     parts.append(_caption(snap))
     parts.append("</svg>")
     return "\n".join(p for p in parts if p)
@@ -87,8 +89,12 @@ def _fmt(points: list[Point]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _provinces(layout: Layout, snap: MapSnapshot) -> str:
-    board = standard_board()
+def _board(variant: str) -> Board:
+    """The map of ``variant`` (its own folder's, or the one its ``variant.json`` names)."""
+    return installed_variant(variant).board
+
+
+def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     out = ['<g class="provinces">']
     for site, polygon in layout.cells.items():
         owner = layout.owners[site]
@@ -144,9 +150,9 @@ def _labels(layout: Layout) -> str:
     return "".join(out)
 
 
-def _centres(layout: Layout, snap: MapSnapshot) -> str:
+def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     out = ['<g class="centres">']
-    for centre in sorted(standard_board().supply_centers):
+    for centre in sorted(board.supply_centers):
         x, y = layout.anchor(centre)
         owner = snap.centers.get(centre)
         fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
@@ -281,9 +287,10 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
     return f'<g class="unit" data-power="{unit.power}"{extra}>{title}{shape}{label}</g>'
 
 
-def _units(layout: Layout, snap: MapSnapshot) -> str:
+def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
-    for unit in sorted(snap.units, key=lambda u: (POWERS.index(u.power) if u.power in POWERS else 9, u.location)):
+    rank = {p: i for i, p in enumerate(powers)}
+    for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
         out.append(_unit_svg(unit, layout.anchor(unit.location)))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)

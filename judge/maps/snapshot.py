@@ -40,6 +40,7 @@ class MapSnapshot:
     orders: tuple[DrawnOrder, ...] = ()
     title: str = ""
     unreadable: tuple[str, ...] = field(default=())  # order texts the map could not draw
+    variant: str = "standard"  # whose map and drawing (``judge/variants/<name>/``)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MapSnapshot:
@@ -78,6 +79,7 @@ class MapSnapshot:
             orders=tuple(drawn),
             title=str(data.get("title", "")),
             unreadable=tuple(unreadable),
+            variant=str(data.get("variant") or "standard"),
         )
 
 
@@ -123,4 +125,5 @@ def snapshot_from_turn(
         "centers": position_before.get("centers") or {},
         "dislodged": dislodged,
         "results": results,
+        "variant": position_before.get("variant") or "standard",
     }

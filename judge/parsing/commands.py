@@ -49,6 +49,8 @@ __all__ = [
 
 # ---------------------------------------------------------------- the session parser
 
+FORCE_WORDS = frozenset({"FORCE", "FORZA", "FORZATO", "FORCER", "FORCEE"})
+
 
 def parse_mail(lines: list[str] | tuple[str, ...]) -> ParsedMail:
     """Read one mail's cleaned body lines into commands, order lines and complaints."""
@@ -181,6 +183,8 @@ def _command(verb: Verb, rest: list[str], lineno: int, text: str, lang: str) -> 
                 phases = [str(Phase.parse(p)) for p in ends if p]
             except ValueError:
                 return bad(Problem.BAD_PHASE, rest[1])
+            if not phases:  # "..": a range with neither end
+                return bad(Problem.BAD_PHASE, rest[1])
             value = "..".join(phases) if len(ends) == 1 else f"{phases[0]}..{phases[-1]}"
         return _replace(base, game=_game(rest[0]), value=value)
     if verb is Verb.CREATE:
@@ -244,10 +248,13 @@ def _command(verb: Verb, rest: list[str], lineno: int, text: str, lang: str) -> 
             return bad(Problem.BAD_VALUE, rest[1])
         return _replace(base, power=power, value=rest[1].strip("<>"))
     if verb in (Verb.PROCESS, Verb.ROLLBACK):
-        if problem := need(1, 1):
+        # PROCESS phase FORCE: process even while the game waits for a replacement (seed 002)
+        forced = verb is Verb.PROCESS and len(rest) == 2 and rest[1].upper() in FORCE_WORDS
+        if not forced and (problem := need(1, 1)):
             return problem
         try:
-            return _replace(base, value=str(Phase.parse(rest[0])))
+            return _replace(base, value=str(Phase.parse(rest[0])),
+                            setting="force" if forced else None)
         except ValueError:
             return bad(Problem.BAD_PHASE, rest[0])
     if verb is Verb.SET_DEADLINE:

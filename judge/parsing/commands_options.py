@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from judge.adjudicator.phase import Phase
@@ -41,6 +42,9 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return bad() if value is None or len(rest) > 1 else replace(base, setting=value)
     if key == "timezone":
         return bad() if len(rest) > 1 else replace(base, setting=rest[0])
+    if key == "variant":
+        # the service checks the name against the installed variants (``judge variants``)
+        return bad() if len(rest) > 1 else replace(base, setting=rest[0].lower())
     if key == "late_days":
         if len(rest) > 2 or not all(w.isdigit() for w in rest):
             return bad()
@@ -57,6 +61,12 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         if word.isdigit():
             return replace(base, setting={"centres": int(word)})
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+            # a real calendar date (not 2025-02-30, not 0000-00-00), or the game would
+            # later fail on it at every turn
+            try:
+                date.fromisoformat(word)
+            except ValueError:
+                return bad()
             return replace(base, setting={"on": word})
         try:
             return replace(base, setting={"after": str(Phase.parse(word))})

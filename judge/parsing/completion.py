@@ -190,9 +190,27 @@ class _Completer(SupportReading):
             self.note(Note.CoastFilledIn, location=reached[0])
         return origin, reached[0]
 
-    def move(self, unit_type: UnitType, location: str) -> Move:
-        origin, target = self.target_of_move(unit_type, location, convoy_ok=True)
-        return Move(unit_type, origin, target, via_convoy=self.d.via and unit_type is A)
+    def move(self, unit_type: UnitType, location: str) -> Move | Hold:
+        target = self.d.target
+        assert target is not None
+        coast_unsaid = (
+            self.ctx.coast_required
+            and unit_type is F
+            and target.coast is None
+            and bool(self.board.provinces[target.province].coasts)
+        )
+        try:
+            origin, reached = self.target_of_move(unit_type, location, convoy_ok=True)
+        except ParseFailure as failure:
+            if not (coast_unsaid and failure.reason is ParseError.MissingCoast):
+                raise
+        else:
+            if not coast_unsaid:
+                return Move(unit_type, origin, reached, via_convoy=self.d.via and unit_type is A)
+        # seed 002: "se non specificata si interpretano come fermata"
+        self.notes = [(n, p) for n, p in self.notes if n is not Note.CoastFilledIn]
+        self.note(Note.CoastMissingHolds, province=target.province)
+        return Hold(unit_type, location)
 
     def retreat(self, unit_type: UnitType, location: str) -> Retreat:
         origin, target = self.target_of_move(unit_type, location, convoy_ok=False)

@@ -15,6 +15,7 @@ class ParseError(StrEnum):
     # reading the words
     Empty = "Empty"
     UnknownProvince = "UnknownProvince"
+    AmbiguousProvince = "AmbiguousProvince"
     UnrecognisedOrder = "UnrecognisedOrder"
     IncompleteOrder = "IncompleteOrder"
     TrailingText = "TrailingText"
@@ -84,6 +85,8 @@ class Note(StrEnum):
     ArmyCoastIgnored = "ArmyCoastIgnored"
     NeedsConvoy = "NeedsConvoy"
     SupportDoesNotMatch = "SupportDoesNotMatch"
+    ReadInGameNotation = "ReadInGameNotation"
+    CoastMissingHolds = "CoastMissingHolds"
 
 
 class ParseFailure(Exception):

@@ -58,6 +58,8 @@ class Draft:
     hold_word: bool = False  # a support that says the supported unit holds
     label: str | None = None  # "Germany:" before the order
     comments: list[str] = field(default_factory=list)
+    # province words that other notations read otherwise, as read here: (word, code)
+    readings: list[tuple[str, str]] = field(default_factory=list)
 
 
 _UNIT_WORDS = frozenset({"army", "fleet"})
@@ -157,6 +159,7 @@ class _Reader:
         self.n = len(tokens)
         self.lex = lex
         self.i = 0
+        self.readings: list[tuple[str, str]] = []
 
     # --- small helpers -------------------------------------------------------------------
     def at_end(self) -> bool:
@@ -211,7 +214,12 @@ class _Reader:
             self.skip_fillers()
             m = self.lex.match(self.tokens, self.i, _PROVINCE)
         if m is None:
+            word = self.tokens[self.i] if not self.at_end() else ""
+            if word in self.lex.ambiguous:
+                raise ParseFailure(ParseError.AmbiguousProvince, word=word)
             raise ParseFailure(ParseError.UnknownProvince, word=self.unknown_words())
+        if m.end == self.i + 1 and self.tokens[self.i] in self.lex.conflicts:
+            self.readings.append((self.tokens[self.i], m.value))
         self.i = m.end
         return Place(m.value, self.coast(m.value))
 
@@ -269,6 +277,7 @@ class _Reader:
         draft = self.prefixed() or self.unit_order()
         draft.label = label
         self.trailing(draft)
+        draft.readings = self.readings
         return draft
 
     def label(self) -> str | None:
@@ -309,6 +318,11 @@ class _Reader:
         return Draft(kind, unit_type, self.place())
 
     def unit_order(self) -> Draft:
+        # "La flotta di Napoli ...", "l'armée de Paris ...": an article before the unit word
+        start = self.i
+        self.skip_fillers()
+        if self.i > start and not self.lex.match(self.tokens, self.i, _UNIT):
+            self.i = start
         unit_type = self.unit_type()
         self.take(_POWER)
         place = self.place()

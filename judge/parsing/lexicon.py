@@ -1,10 +1,19 @@
 """One lexicon per language: the words for orders, units, coasts, powers and provinces.
 
-The province names and codes come from the map data (``judge/adjudicator/data/standard.json``,
+The province names and codes come from the map data (``judge/variants/standard/map.json``,
 names per language); the order words, extra spellings and per-language choices come from
 ``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
 and Italian players also write the standard English codes), but its own words always win: that
 is how ``MAR`` is Marseilles in English and Italian and North Africa in the old French table.
+
+Every game reads all three notations (club games mix Italian, French and English writers). A
+word of another language is read wherever it is unambiguous: order words that are nobody's
+province, and province words on whose meaning every language that has them agrees. A word the
+languages disagree on is read in the game's own language when it has it (and ``conflicts``
+keeps the other meanings, so the reply can say how it was read); a standard English code
+(``TYR``) keeps its canonical meaning; any other such word (``LIV`` in an English game:
+Liverpool in French, Livonia in Italian) is refused as ambiguous (``ambiguous``).
+Unique beginnings of province names (``Boem``, ``Mona``, ``Sebas``) are read too.
 """
 
 from __future__ import annotations
@@ -60,6 +69,11 @@ class Lexicon:
     display: dict[str, str] = field(default_factory=dict)
     abbreviations: dict[str, str] = field(default_factory=dict)
     support_needs_hold_word: bool = False
+    # a province word read in this language that other languages give another meaning:
+    # folded word -> {language: code}; and words refused because only foreign languages
+    # have them and they disagree
+    conflicts: dict[str, dict[str, str]] = field(default_factory=dict)
+    ambiguous: dict[str, dict[str, str]] = field(default_factory=dict)
     coast_by_direction: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def add(self, tokens: tuple[str, ...], category: str, value: str) -> None:
@@ -139,7 +153,9 @@ def _province_phrases(board: Board, lang: str, spec: dict[str, Any]) -> list[tup
     for code, prov in provinces.items():
         names = prov.names.get(lang, {})
         for abbr in names.get("abbr", []):
-            if _CODE.match(abbr) and abbr.lower() not in drop.get(code, set()):
+            if not _CODE.match(abbr):
+                break  # the map data's source remarks follow the codes: "(diplomail table; ..."
+            if abbr.lower() not in drop.get(code, set()):
                 out.append((abbr, code))
     for code, prov in provinces.items():
         names = prov.names.get(lang, {})
@@ -149,6 +165,39 @@ def _province_phrases(board: Board, lang: str, spec: dict[str, Any]) -> list[tup
     for code, extras in spec["provinces_extra"].items():
         out.extend((extra, code) for extra in extras)
     return out
+
+
+def _province_meanings(
+    board: Board, specs: dict[str, dict[str, Any]]
+) -> dict[tuple[str, ...], dict[str, str]]:
+    """Province phrase tokens -> {language: code}, each language's first meaning."""
+    meanings: dict[tuple[str, ...], dict[str, str]] = {}
+    for lang, spec in specs.items():
+        for alias, code in _province_phrases(board, lang, spec):
+            tokens = phrase_tokens(alias)
+            if tokens:
+                meanings.setdefault(tokens, {}).setdefault(lang, code)
+    return meanings
+
+
+def _name_prefixes(
+    board: Board, meanings: dict[tuple[str, ...], dict[str, str]]
+) -> dict[str, str]:
+    """Unique beginnings (3 letters or more) of one-word province names: ``boem`` -> BOH."""
+    found: dict[str, set[str]] = {}
+    for tokens, by_lang in meanings.items():
+        if len(tokens) != 1 or len(tokens[0]) < 5:
+            continue
+        for code in by_lang.values():
+            for size in range(3, len(tokens[0])):
+                found.setdefault(tokens[0][:size], set()).add(code)
+    # a beginning shared by names of several provinces (ser-bia, ser-bie, but also sev-...)
+    # reads nothing; nor does one that is itself a word of some language
+    return {
+        prefix: next(iter(codes))
+        for prefix, codes in found.items()
+        if len(codes) == 1 and (prefix,) not in meanings and prefix.isalpha()
+    }
 
 
 def _coast_table(board: Board, spec: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -162,37 +211,67 @@ def _coast_table(board: Board, spec: dict[str, Any]) -> dict[str, dict[str, str]
     return table
 
 
+def _words(spec: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
+    """The order words, fillers, conjunctions and coast words of one language's table."""
+    out = [
+        (tokenize(word), category, category)
+        for category, words in spec["keywords"].items()
+        for word in words
+    ]
+    out.extend((tokenize(word), FILLER, FILLER) for word in spec["fillers"])
+    out.extend((tokenize(word), CONJUNCTION, CONJUNCTION) for word in spec["conjunctions"])
+    out.extend((tokenize(word), COAST, direction) for word, direction in spec["coasts"].items())
+    return out
+
+
 @cache
 def lexicon(lang: str) -> Lexicon:
     """The lexicon of ``lang`` (``en``, ``fr`` or ``it``), built once."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
     board = standard_board()
-    spec = _read_json(f"lexicon_{lang}.json")
+    specs = {name: _read_json(f"lexicon_{name}.json") for name in LANGS}
+    spec = specs[lang]
     common = _read_json("lexicon_common.json")
     lex = Lexicon(lang=lang, support_needs_hold_word=spec["support_needs_hold_word"])
     lex.coast_by_direction = _coast_table(board, common)
-    for category, words in spec["keywords"].items():
-        for word in words:
-            lex.add(tokenize(word), category, category)
-    for word in spec["fillers"]:
-        lex.add(tokenize(word), FILLER, FILLER)
-    for word in spec["conjunctions"]:
-        lex.add(tokenize(word), CONJUNCTION, CONJUNCTION)
-    for word, direction in spec["coasts"].items():
-        lex.add(tokenize(word), COAST, direction)
-    specs = [spec] + [_read_json(f"lexicon_{other}.json") for other in spec["fallback"]]
-    for source in specs:
-        for power, words in source["powers"].items():
+    meanings = _province_meanings(board, specs)
+    order = [lang, *spec["fallback"]]
+    # own words first (they win); another language's word only where it names no province
+    for source in order:
+        for tokens, category, value in _words(specs[source]):
+            if source == lang or tokens not in meanings:
+                lex.add(tokens, category, value)
+    for source in order:
+        for power, words in specs[source]["powers"].items():
             for word in words:
                 lex.add(phrase_tokens(word), POWER, power)
-    for source in specs:
-        for alias, code in _province_phrases(board, source["lang"], source):
+    canonical = {code.lower(): code for code in board.provinces}
+    for source in order:
+        for alias, code in _province_phrases(board, source, specs[source]):
             tokens = phrase_tokens(alias)
             if not tokens:
                 continue
-            lex.add(tokens, PROVINCE, code)
-            lex.aliases.setdefault(" ".join(tokens), code)
+            by_lang = meanings[tokens]
+            if source != lang and len(set(by_lang.values())) > 1 and lang not in by_lang:
+                word = " ".join(tokens)
+                if canonical.get(word) is None:
+                    lex.ambiguous[word] = dict(by_lang)
+                    continue
+                code = canonical[word]  # a standard English code keeps its meaning
+            chosen = by_lang.get(lang, code)
+            if source != lang and chosen != code:
+                continue
+            others = {other: c for other, c in by_lang.items() if c != chosen}
+            # a standard code read as itself (MAR as Marseilles) needs no remark: it is the
+            # judge's own notation; MAR read as North Africa in a French game does
+            if others and canonical.get(" ".join(tokens)) != chosen:
+                lex.conflicts[" ".join(tokens)] = others
+            lex.add(tokens, PROVINCE, chosen)
+            lex.aliases.setdefault(" ".join(tokens), chosen)
+    for prefix, code in _name_prefixes(board, meanings).items():
+        if prefix not in lex.vocabulary:
+            lex.add((prefix,), PROVINCE, code)
     for code, prov in board.provinces.items():
         names = prov.names.get(lang, {})
         lex.display[code] = spec["display"].get(code) or names.get("name") or code

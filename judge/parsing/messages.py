@@ -38,6 +38,12 @@ def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
         values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
     if reason is ParseError.UnknownProvince:
         values["suggestions"] = _suggestions(str(params.get("word", "")), lang)
+    elif reason is ParseError.AmbiguousProvince:
+        values.update(_meanings(lexicon(lang).ambiguous.get(str(params.get("word")), {}), lang))
+        values["word"] = str(params.get("word", "")).upper()
+    elif reason is Note.ReadInGameNotation:
+        values.update(_meanings(lexicon(lang).conflicts.get(str(params.get("word")), {}), lang))
+        values["word"] = str(params.get("word", "")).upper()
     template: str = templates[group][reason.value][lang]
     return template.format_map(_Defaults(values))
 
@@ -50,6 +56,20 @@ def _suggestions(word: str, lang: str) -> str:
     shown = [f"{lex.short(code)} ({lex.name(code)})" for code in codes]
     choices = _templates()["or"][lang].join(shown)
     return _templates()["suggestions"][lang].format(choices=choices)
+
+
+def _meanings(by_lang: dict[str, str], lang: str) -> dict[str, str]:
+    """What a word means in other notations: "Liverpool in French notation or Livonia..."."""
+    notations = _templates()["notations"][lang]
+    joiner = _templates()["or"][lang]
+    meanings = joiner.join(
+        f"{place_name(code, lang)} {notations[other]}" for other, code in sorted(by_lang.items())
+    )
+    others = "; ".join(
+        f"{notations[other]}: {place_name(code, lang)}" for other, code in sorted(by_lang.items())
+    )
+    codes = joiner.join(sorted(set(by_lang.values())))
+    return {"meanings": meanings, "others": others, "codes": codes}
 
 
 class _Defaults(dict[str, Any]):

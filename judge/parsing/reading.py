@@ -27,6 +27,8 @@ class Context:
     phase: Phase | None = None
     power: str | None = None
     support_needs_hold_word: bool = False
+    # seed 002: a fleet move into a two-coast province that does not name the coast holds
+    coast_required: bool = False
     # what the other orders of the same batch say: province -> unit type / order kind
     known_types: dict[str, UnitType] = field(default_factory=dict)
     batch_kinds: dict[str, Kind] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.adjudicator.geography import standard_board
+from judge.adjudicator.catalog import variant
 from judge.adjudicator.orders import (
     Build,
     Disband,
@@ -121,6 +121,7 @@ def parse_orders(
     position: Position | None = None,
     power: str | None = None,
     phase: Phase | str | None = None,
+    rules: str | None = None,
 ) -> ParseReport:
     """Read order lines in ``lang``; see the package docstring for the contract."""
     lex = lexicon(lang)
@@ -167,10 +168,18 @@ def parse_orders(
                         draft.kind = previous.kind  # "builds F Kie and A Mun"
                     item.power = draft.label
                     item.notes.extend((Note.CommentIgnored, {"text": c}) for c in draft.comments)
+                    item.notes.extend(
+                        (Note.ReadInGameNotation, {"word": word, "province": code})
+                        for word, code in draft.readings
+                    )
                     previous = draft
                 items.append(item)
                 drafts.append(draft)
-    ctx = _context(drafts, position, phase, power, lex.support_needs_hold_word)
+    # the club's house rules (seed 002) want the coast and a hold-or-move word in every
+    # support; without a rule set named, the language decides as before (Italian players)
+    needs_hold_word = lex.support_needs_hold_word if rules is None else rules == "italian"
+    ctx = _context(drafts, position, phase, power, needs_hold_word)
+    ctx.coast_required = rules == "italian"
     for item, draft in zip(items, drafts, strict=True):
         if draft is None:
             continue
@@ -194,9 +203,10 @@ def parse_order(
     position: Position | None = None,
     power: str | None = None,
     phase: Phase | str | None = None,
+    rules: str | None = None,
 ) -> ParsedOrder:
     """Read a single order (the first one, if the text holds several)."""
-    report = parse_orders([text], lang, position, power, phase)
+    report = parse_orders([text], lang, position, power, phase, rules)
     if not report.items:
         item = ParsedOrder(1, text, lang)
         item.fail(ParseFailure(ParseError.Empty))
@@ -211,7 +221,10 @@ def _context(
     power: str | None,
     needs_hold_word: bool,
 ) -> Context:
-    ctx = Context(standard_board(), position, phase, power, support_needs_hold_word=needs_hold_word)
+    # the map of the position's variant (province names still come from the standard lexicon:
+    # every variant installed today names its provinces with standard codes)
+    board = variant(position.variant).board if position is not None else variant().board
+    ctx = Context(board, position, phase, power, support_needs_hold_word=needs_hold_word)
     for draft in drafts:
         if draft is None or draft.place is None:
             continue

@@ -33,6 +33,7 @@ class Why(StrEnum):
     ALL_ORDERS_IN = "all_orders_in"  # early: everyone sent orders, nobody asked to wait
     LATE_POWERS_ALL_IN = "late_powers_all_in"  # during an extension, the late ones sent orders
     DEADLINE_PASSED = "deadline_passed"
+    GM_PROCESS = "gm_process"  # the GM's PROCESS: the phase is adjudicated at once
     GAME_OVER = "game_over"
 
 

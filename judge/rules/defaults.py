@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board, standard_board
 from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
 from judge.adjudicator.position import Dislodged, Position
@@ -72,10 +74,11 @@ def automatic_disbands(
     count: int,
     keep_out: Collection[str] = (),
     board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
     """Seed 002's removals; ``keep_out`` are provinces whose unit the player already removed."""
     return _removals(position, power, count, keep_out, board, centre_counts=True,
-                     why=GeneratedWhy.AUTOMATIC_DISBAND)
+                     why=GeneratedWhy.AUTOMATIC_DISBAND, distance=distance)
 
 
 def free_home_centers(position: Position, power: str) -> list[str]:
@@ -93,7 +96,7 @@ def automatic_builds(
     count: int,
     board: Board | None = None,
 ) -> list[GeneratedOrder]:
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     chosen = free_home_centers(position, power)[: max(count, 0)]
     builds = []
     for centre in chosen:
@@ -110,13 +113,14 @@ def rulebook_removals(
     count: int,
     keep_out: Collection[str] = (),
     board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
     """2008 rulebook civil disorder: farthest first, fleets before armies, then by code.
 
     Distance is to the home centres, as seed 000 counts it for civil disorder.
     """
     return _removals(position, power, count, keep_out, board, centre_counts=False,
-                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL)
+                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL, distance=distance)
 
 
 def french_removals(
@@ -125,13 +129,14 @@ def french_removals(
     count: int,
     keep_out: Collection[str] = (),
     board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
     """Seed 000's civil disorder: farthest from the home centres ("centres nationaux") first;
     "En cas d'égalité, sont éliminées prioritairement les unités qui n'occupent pas un centre,
     puis les flottes avant les armées; en dernier lieu, on utilise l'ordre alphabétique."
     """
     return _removals(position, power, count, keep_out, board, centre_counts=True,
-                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL)
+                     why=GeneratedWhy.CIVIL_DISORDER_REMOVAL, distance=distance)
 
 
 def _removals(
@@ -143,12 +148,16 @@ def _removals(
     *,
     centre_counts: bool,
     why: GeneratedWhy,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     units = [u for u in position.units_of(power) if u.province not in keep_out]
-    chosen = _removal_order(
-        units, count, position.homes.get(power, ()), board, centre_counts=centre_counts
+    # DATC 3.0 (2023 rulebook) counts from the centres owned now; the seeds from the home ones
+    reference = (
+        position.centers_of(power) if distance is RemovalDistance.OWNED
+        else position.homes.get(power, ())
     )
+    chosen = _removal_order(units, count, reference, board, centre_counts=centre_counts)
     return [GeneratedOrder(Disband(u.type, u.location), why) for u in chosen]
 
 
@@ -159,10 +168,15 @@ def removals_for(
     count: int,
     keep_out: Collection[str] = (),
     board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
-    """The removals a rule set makes up for a power that owes ``count`` more."""
+    """The removals a rule set makes up for a power that owes ``count`` more.
+
+    ``distance`` is the adjudicator's ``Options.removal_distance``: the house rules make up the
+    removals before the adjudicator sees them, so they must count distance the same way.
+    """
     if rules is RuleSet.RULEBOOK:
-        return rulebook_removals(position, power, count, keep_out, board)
+        return rulebook_removals(position, power, count, keep_out, board, distance)
     if rules is RuleSet.FRENCH:
-        return french_removals(position, power, count, keep_out, board)
-    return automatic_disbands(position, power, count, keep_out, board)
+        return french_removals(position, power, count, keep_out, board, distance)
+    return automatic_disbands(position, power, count, keep_out, board, distance)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Build, Disband, Hold, Order, Retreat, Waive
 from judge.adjudicator.position import Position
 from judge.rules.defaults import automatic_builds, removals_for, tacit_retreat
@@ -36,15 +38,20 @@ def generate_orders(
     rules: RuleSet,
     votes: Mapping[str, Sequence[Order]] | None = None,
     board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
-    """The orders the judge makes up for ``power`` (never one for a unit the player ordered)."""
-    board = board or standard_board()
+    """The orders the judge makes up for ``power`` (never one for a unit the player ordered).
+
+    ``distance``: how civil-disorder and automatic removals count distance (the adjudicator's
+    ``Options.removal_distance``, so both layers agree).
+    """
+    board = board or installed_variant(position.variant).board
     phase = position.phase
     if phase.is_movement:
         return _movement(position, power, submitted, standing, rules, votes or {}, board)
     if phase.is_retreat:
         return _retreat(position, power, submitted, standing, rules, board)
-    return _adjustment(position, power, submitted, standing, rules, board)
+    return _adjustment(position, power, submitted, standing, rules, board, distance)
 
 
 def _movement(
@@ -104,16 +111,17 @@ def _adjustment(
     standing: Standing,
     rules: RuleSet,
     board: Board,
+    distance: RemovalDistance,
 ) -> list[GeneratedOrder]:
     if standing is Standing.SOMMOSSA:
-        return sommossa_adjustment_orders(position, power, rules, board)
+        return sommossa_adjustment_orders(position, power, rules, board, distance)
     owed = len(position.centers_of(power)) - len(position.units_of(power))
     if owed < 0:
         removed = {o.location.split("/", 1)[0] for o in submitted if isinstance(o, Disband)}
         still = -owed - len(removed)
         if still <= 0:
             return []
-        return removals_for(rules, position, power, still, removed, board)
+        return removals_for(rules, position, power, still, removed, board, distance)
     # A player who sent any build or waive chose how many to build: no automatic builds then.
     sent_any = any(isinstance(o, Build | Waive) for o in submitted)
     if owed > 0 and rules is RuleSet.ITALIAN and not sent_any:

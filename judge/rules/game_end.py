@@ -17,6 +17,7 @@ from enum import StrEnum
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.phase import Phase, PhaseType
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.rules.options import EndConditions
 
 # Seed 000: "En cas de désaccord, la partie sera jouée en 7 ans": the last season is Fall 1907.
@@ -96,6 +97,24 @@ def check_end(
     if conditions.end_on is not None and now >= conditions.end_on:
         return GameEnd(EndReason.END_DATE_REACHED, _leaders(counts), counts)
     return None
+
+
+def seat_victory(
+    variant: Variant, position: Position, joins: str | None = None
+) -> tuple[str, ...] | None:
+    """The powers of the one player whose powers together hold the variant's winning count.
+
+    Seed 001's games for two to four players count centres per country, but the player wins
+    ("the first player to control 24 supply centers"): the seat's powers are added up. A power
+    that joined a seat by the two-player lot counts for that seat from the lot on.
+    """
+    joined = joins if variant.lot_drawn(position.phase) else None
+    winners = []
+    for seat in range(variant.players):
+        powers = variant.seat_powers(seat, joined)
+        if sum(len(position.centers_of(p)) for p in powers) >= variant.victory:
+            winners.append(powers)
+    return winners[0] if len(winners) == 1 else None
 
 
 def _leaders(counts: Mapping[str, int]) -> tuple[str, ...]:

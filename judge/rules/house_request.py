@@ -4,7 +4,9 @@ Keys (all optional): ``"rules": "italian" | "rulebook" | "french"``; ``"onp": {"
 ONP count reached in this movement phase: 1 = mutual support, 2 or more = abandoned, most voted
 orders); ``"sommossa": ["TURKEY"]``; ``"votes": {"TURKEY": {"ENGLAND": ["A CON - BUL"]}}``
 (orders other players sent for an abandoned or Sommossa power); ``"homes"``
-(power -> home centres; default the standard ones).
+(power -> home centres; default the variant's). The adjudicator's keys ``"variant"`` and
+``"options"`` are read here too: the made-up orders are the variant's powers' (neutral ones make
+none) and removals count distance as ``options.removal_distance`` says, as the adjudicator does.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.jsonio import RequestError, options_from_json, variant_from_request
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.rules.fill import Standing, generate_orders
 from judge.rules.generated import GeneratedOrder
 from judge.rules.options import RuleSet
@@ -35,10 +40,13 @@ class HouseRequest:
     sommossa: frozenset[str] = frozenset()
     votes: Mapping[str, Mapping[str, Sequence[Order]]] = field(default_factory=dict)
     homes: Mapping[str, tuple[str, ...]] | None = None
+    variant: Variant = field(default_factory=installed_variant)
+    distance: RemovalDistance = RemovalDistance.HOME
+    joins: str | None = None
 
 
-def _power(name: Any, where: str) -> str:
-    if not isinstance(name, str) or name.upper() not in POWERS:
+def _power(name: Any, where: str, powers: Sequence[str]) -> str:
+    if not isinstance(name, str) or name.upper() not in powers:
         raise HouseRequestError(f"{where}: unknown power {name!r}")
     return name.upper()
 
@@ -53,6 +61,12 @@ def _orders(texts: Any, where: str) -> list[Order]:
 
 
 def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
+    try:
+        variant = variant_from_request(obj)
+        options = options_from_json(obj.get("options"), variant, obj.get("italy_joins"))
+    except RequestError as exc:
+        raise HouseRequestError(str(exc)) from exc
+    powers = variant.powers
     rules_text = obj.get("rules", RuleSet.ITALIAN.value)
     try:
         rules = RuleSet(rules_text)
@@ -65,21 +79,21 @@ def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     for name, count in onp_raw.items():
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise HouseRequestError(f'"onp": {name} needs a count of 0 or more')
-        onp[_power(name, '"onp"')] = count
+        onp[_power(name, '"onp"', powers)] = count
     sommossa_raw = obj.get("sommossa", [])
     if not isinstance(sommossa_raw, list):
         raise HouseRequestError('"sommossa" must be a list of powers')
-    sommossa = frozenset(_power(n, '"sommossa"') for n in sommossa_raw)
+    sommossa = frozenset(_power(n, '"sommossa"', powers) for n in sommossa_raw)
     votes_raw = obj.get("votes", {})
     if not isinstance(votes_raw, dict):
         raise HouseRequestError('"votes" must map powers to {voter: [orders]}')
     votes: dict[str, dict[str, list[Order]]] = {}
     for name, by_voter in votes_raw.items():
-        power = _power(name, '"votes"')
+        power = _power(name, '"votes"', powers)
         if not isinstance(by_voter, dict):
             raise HouseRequestError(f'"votes": {power} must map voters to orders')
         votes[power] = {
-            _power(v, f'"votes" for {power}'): _orders(texts, f'"votes" {power} from {v}')
+            _power(v, f'"votes" for {power}', powers): _orders(texts, f'"votes" {power} from {v}')
             for v, texts in by_voter.items()
         }
     homes_raw = obj.get("homes")
@@ -87,15 +101,17 @@ def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     if homes_raw is not None:
         if not isinstance(homes_raw, dict):
             raise HouseRequestError('"homes" must map powers to home centres')
-        board = standard_board()
+        board = variant.board
         homes = {}
         for name, centres in homes_raw.items():
             codes = tuple(sorted(str(c).upper() for c in centres))
             for code in codes:
                 if code not in board.provinces or not board.provinces[code].supply_center:
                     raise HouseRequestError(f'"homes": {code} is not a supply centre')
-            homes[_power(name, '"homes"')] = codes
-    return HouseRequest(rules, onp, sommossa, votes, homes)
+            homes[_power(name, '"homes"', powers)] = codes
+    return HouseRequest(
+        rules, onp, sommossa, votes, homes, variant, options.removal_distance, options.joins
+    )
 
 
 def standing_of(request: HouseRequest, power: str, position: Position) -> Standing:
@@ -114,7 +130,13 @@ def house_orders(
     if request.homes is not None:
         position = replace(position, homes={**position.homes, **request.homes})
     result: dict[str, list[GeneratedOrder]] = {}
-    for power in POWERS:
+    variant = request.variant
+    try:
+        active = variant.active_powers(position.phase, request.joins)
+    except ValueError as exc:
+        raise HouseRequestError(str(exc)) from exc
+    board = variant.rules_at(position.phase, request.joins).board
+    for power in active:
         standing = standing_of(request, power, position)
         own = tuple(submitted.get(power, ()))
         if standing is not Standing.PLAYING and own:
@@ -122,7 +144,9 @@ def house_orders(
                 f"{power} has orders but is marked as {standing.value}: send one or the other"
             )
         votes = {v: o for v, o in request.votes.get(power, {}).items() if v != power}
-        made = generate_orders(position, power, own, standing, request.rules, votes)
+        made = generate_orders(
+            position, power, own, standing, request.rules, votes, board, request.distance
+        )
         if made:
             result[power] = made
     return result

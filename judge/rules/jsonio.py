@@ -35,8 +35,8 @@ def adjudicate_json_with_rules(obj: dict[str, Any]) -> dict[str, Any]:
     except HouseRequestError as exc:
         raise RequestError(str(exc)) from exc
     plain = {k: v for k, v in obj.items() if k not in HOUSE_KEYS}
-    position = position_from_json(plain)
-    submitted = orders_from_json(plain.get("orders", {}), position)
+    position = position_from_json(plain, request.variant)
+    submitted = orders_from_json(plain.get("orders", {}), position, request.variant)
     try:
         made = house_orders(position, submitted, request)
     except HouseRequestError as exc:

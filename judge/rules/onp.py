@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Hold, Order, SupportHold, Unit, UnitType
 from judge.adjudicator.position import Position
 from judge.rules.generated import GeneratedOrder, GeneratedWhy
@@ -29,7 +30,7 @@ def mutual_support_orders(
     the ties of the one before: (a) a unit with no support yet; (b) a unit on a supply centre;
     (c) the unit nearest the home centres; (d) an army; (e) the first by canonical code.
     """
-    board = board or standard_board()
+    board = board or installed_variant(position.variant).board
     units = position.units_of(power)
     homes = frozenset(position.homes.get(power, ()))
     distance = board.distances(homes) if homes else {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Disband, Order
 from judge.adjudicator.position import Position
@@ -44,13 +45,17 @@ def sommossa_retreat_orders(position: Position, power: str) -> list[GeneratedOrd
 
 
 def sommossa_adjustment_orders(
-    position: Position, power: str, rules: RuleSet, board: Board | None = None
+    position: Position,
+    power: str,
+    rules: RuleSet,
+    board: Board | None = None,
+    distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
     """Removals by the automatic rules; a power in Sommossa never builds."""
     owed = len(position.centers_of(power)) - len(position.units_of(power))
     if owed >= 0:
         return []
-    return removals_for(rules, position, power, -owed, board=board)
+    return removals_for(rules, position, power, -owed, board=board, distance=distance)
 
 
 PublishedVotes = dict[str, dict[str, dict[str, list[str]]]]

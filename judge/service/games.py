@@ -21,9 +21,11 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.rules.assignment import RandomChooser, assign_by_lot, assign_by_preference
 from judge.rules.lateness import LateBalance
 from judge.rules.options import GameOptions
@@ -110,12 +112,37 @@ def apply_option(game: Game, key: str, value: Any) -> None:
         hours.update(value)
         update_options(game, deadlines_hours=hours)
         return
+    if key == "variant":
+        _set_variant(game, str(value))
+        return
     if key == "end":
-        if "centres" in value and not 1 <= int(value["centres"]) <= 34:
+        if "centres" in value and not 1 <= int(value["centres"]) <= len(game_variant(game).supply_centers):
             raise OptionRefused(str(value["centres"]))
         update_options(game, end=dict(value))
         return
     update_options(game, **{key: value})
+
+
+def game_variant(game: Game) -> Variant:
+    """The game's variant (``Game.variant``; ``judge variants`` lists the installed ones)."""
+    return installed_variant(game.variant or DEFAULT_VARIANT)
+
+
+def _set_variant(game: Game, name: str) -> None:
+    """Only before the start, and only variants the mail service can seat today: one power per
+    player and no neutral power (seed 001's fewer-player games are adjudicated by
+    ``judge adjudicate`` but their seats are not yet played by mail)."""
+    if game.status != "forming" or name not in variant_names():
+        raise OptionRefused(name)
+    v = installed_variant(name)
+    if v.neutral or any(len(seat) != 1 for seat in v.seats):
+        raise OptionRefused(name)
+    before = game_variant(game)
+    end = dict(options(game).get("end") or {})
+    if end.get("centres", before.victory) == before.victory:
+        end["centres"] = v.victory  # the solo count follows the map unless the GM chose one
+    game.variant = name
+    update_options(game, victory=v.victory, end=end)
 
 
 def describe_options(game: Game) -> dict[str, Any]:
@@ -220,16 +247,17 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
     the game's options and the audit log.
     """
     seats = [s for s in gamerepo.seats(session, game.id) if not is_assigned(s)]
-    if len(seats) != len(POWERS):
+    variant = game_variant(game)
+    if len(seats) != variant.players:
         raise StartRefused(str(len(seats)))
     seed = seed if seed is not None else secrets.randbits(63)
     chooser = RandomChooser(random.Random(seed))
     by_name = {s.power: s for s in seats}
     if options(game)["assignment"] == "preferences":
         assignment = assign_by_preference({s.power: list(s.preferences or []) for s in seats},
-                                          chooser)
+                                          chooser, variant.powers)
     else:
-        assignment = assign_by_lot(list(by_name), chooser)
+        assignment = assign_by_lot(list(by_name), chooser, variant.powers)
     # placeholders start with "_", so renaming a seat never collides with another's power
     for placeholder, power in assignment.powers.items():
         seat = by_name[placeholder]
@@ -241,8 +269,8 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
               "powers": dict(assignment.powers),
               "lots": [asdict(lot) for lot in assignment.lots]}
     update_options(game, assignment_record=record)
-    game.position = position_json(Position.initial())
-    game.phase = "S1901M"
+    game.position = position_json(variant.initial_position())
+    game.phase = str(variant.first_phase)
     game.status = "active"
     session.flush()
     deadlines.schedule(session, game, game.phase, deadlines.next_deadline(game, game.phase, now),

@@ -14,14 +14,16 @@ transaction, so only the mail that fails is marked failed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
+from judge.runner import Runner
 from judge.service import dispatch as dispatch_module
+from judge.service.mailtrouble import handle_bounce
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
@@ -60,6 +62,12 @@ OVERSIZED_TEXT = (
 def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
     """Run one decoded mail through the guards and the dispatcher; returns a note for the log."""
     mail = ctx.mail
+    if mail.envelope_to:
+        bounce = handle_bounce(ctx.session, ctx.settings, ctx.now, mail.envelope_to,
+                               mail.failed_recipients, mail.delayed_recipients)
+        if bounce is not None:
+            log.info("inbound %s: %s", ctx.inbound_id, bounce)
+            return bounce
     if mail.loop_reason:
         log.info("inbound %s from %r: no reply (%s)", ctx.inbound_id, mail.from_addr,
                  mail.loop_reason)
@@ -108,6 +116,8 @@ def process_batch(
                 break
             when = now()
             mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+            if row.envelope_to:
+                mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts)
             note = handle(ctx, dispatcher)
@@ -182,6 +192,38 @@ def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:
         return requeue_failed(session, ids or [])
 
 
+class DrainRunner(Runner):
+    """The inbox drain as a runner: each round handles a batch of waiting mail."""
+
+    name = "inbox drain"
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        decode: Decoder,
+        stopping: asyncio.Event,
+        wake: asyncio.Event | None = None,
+        on_handled: Callable[[], None] = lambda: None,
+        dispatcher: Dispatcher | None = None,
+        now: Callable[[], datetime] = utcnow,
+        batch: int = DRAIN_BATCH,
+    ) -> None:
+        super().__init__(stopping, wake, poll_seconds=settings.drain_poll_seconds)
+        self.db, self.settings, self.decode = db, settings, decode
+        self.on_handled, self.dispatcher, self.now, self.batch = on_handled, dispatcher, now, batch
+
+    async def one_round(self) -> float | None:
+        # raises only when the database itself is failing: the mail stays stored
+        handled = await asyncio.to_thread(drain_some, self.db, self.settings, self.decode,
+                                          self.dispatcher, self.now, self.batch,
+                                          self.stopping.is_set)
+        if handled:
+            self.on_handled()
+            return 0
+        return None
+
+
 async def run_drain(
     db: Database,
     settings: Settings,
@@ -194,30 +236,5 @@ async def run_drain(
     batch: int = DRAIN_BATCH,
 ) -> None:
     """Drain until ``stopping`` is set; the mail in hand is always finished first."""
-    backoff = 0.5
-    while not stopping.is_set():
-        wake.clear()  # before looking, so a wake during the look is not lost
-        try:
-            handled = await asyncio.to_thread(drain_some, db, settings, decode, dispatcher, now,
-                                              batch, stopping.is_set)
-            backoff = 0.5
-        except Exception:
-            # the database itself is failing: keep the mail stored and try again later
-            log.exception("inbox drain: database error, retrying in %.1fs", backoff)
-            await _sleep_until(stopping, backoff)
-            backoff = min(backoff * 2, 60.0)
-            continue
-        if handled:
-            on_handled()
-            continue
-        waiter = asyncio.ensure_future(wake.wait())
-        stopper = asyncio.ensure_future(stopping.wait())
-        await asyncio.wait({waiter, stopper}, timeout=settings.drain_poll_seconds,
-                           return_when=asyncio.FIRST_COMPLETED)
-        for task in (waiter, stopper):
-            task.cancel()
-
-
-async def _sleep_until(stopping: asyncio.Event, seconds: float) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stopping.wait(), timeout=seconds)
+    await DrainRunner(db, settings, decode, stopping, wake, on_handled, dispatcher, now,
+                      batch).run()

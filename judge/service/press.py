@@ -5,11 +5,15 @@
   (``<game>-<power>@<domain>``) as Reply-To, or nothing when grey; a mail sent to an anonymous
   address is relayed to that power's player the same way.
 * With the option ``gm_reads_press`` the GM gets a copy of private press too.
+* Grey press is not relayed at once: it leaves with the next batch, on the hour
+  (``GREY_PRESS_BATCH``), with every other grey message of that hour, so that its arrival
+  time does not point at the mail (and the white press) it came with.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.service import games
@@ -20,6 +24,14 @@ from judge.storage import playrepo
 from judge.storage.models import Game, Press, Seat
 
 BROADCAST = "*"
+GREY_PRESS_BATCH = timedelta(hours=1)
+
+
+def grey_release(now: datetime) -> datetime:
+    """The next batch time strictly after ``now``: the start of the next hour."""
+    step = int(GREY_PRESS_BATCH.total_seconds())
+    seconds = int(now.timestamp())
+    return datetime.fromtimestamp((seconds // step + 1) * step, tz=now.tzinfo)
 
 
 def send_press(s: MailSession, cmd: Command) -> None:
@@ -78,6 +90,8 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
             continue
         seen.add(address.lower())
         row = s.ctx.send(address, subject, text, game=game, kind="press")
+        if grey:
+            row.next_attempt_at = grey_release(s.now)
         if reply_to:
             row.headers = {**(row.headers or {}), "Reply-To": reply_to}
 

@@ -12,6 +12,7 @@ suspension for a replacement search) are kept in ``game.options["turn_state"]``.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +26,8 @@ from judge.storage.gamerepo import current_orders, seats
 from judge.storage.models import Game
 from judge.storage.models import Seat as SeatRow
 from judge.storage.playrepo import votes
+
+log = logging.getLogger(__name__)
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 STATE_KEY = "turn_state"
@@ -43,11 +46,23 @@ def game_options(options: dict[str, Any]) -> GameOptions:
         replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
         resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
         end=EndConditions(
-            solo_centers=end.get("centres", 18),
+            solo_centers=end.get("centres", options.get("victory", 18)),
             end_after=Phase.parse(end_after) if end_after else None,
-            end_on=datetime.fromisoformat(end_on) if end_on else None,
+            end_on=_end_on(end_on),
         ),
     )
+
+
+def _end_on(value: object) -> datetime | None:
+    """The stored end date; one that is not a date (stored before dates were checked) is
+    ignored rather than failing every turn of the game."""
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        log.warning("game option end.on %r is not a date: ignored", value)
+        return None
 
 
 def turn_state(game: Game) -> dict[str, Any]:

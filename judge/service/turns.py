@@ -24,7 +24,7 @@ from judge.adjudicator.outcomes import Outcome
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
 from judge.maps.attachment import map_attachment
-from judge.rules.decision import Action, Decision, SeatChangeWhy
+from judge.rules.decision import Action, Decision, SeatChangeWhy, Why
 from judge.rules.due import decide
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
@@ -98,6 +98,9 @@ def process(session: Session, game: Game, now: datetime, settings: Settings, *,
     gathered = build_snapshot(session, game, now)
     snapshot = _forced(gathered.snapshot, now) if (force or preview) else gathered.snapshot
     decision = decide(snapshot)
+    if force and decision.action is Action.ADJUDICATE:
+        # the log and the bulletin say the GM processed it, not that a deadline passed
+        decision = replace(decision, why=Why.GM_PROCESS)
     if preview:
         if decision.action is not Action.ADJUDICATE:
             return TurnReport("nothing", decision.why.value, phase)

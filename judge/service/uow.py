@@ -41,6 +41,10 @@ class IncomingMail:
     loop_reason: str | None = None  # set when answering could start a mail loop
     # the same notes as (NOTE_TEXTS key, params), so the reply can say them in its language
     note_codes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # a delivery report (flufl.bounce): recipients that failed for good, and for now
+    failed_recipients: tuple[str, ...] = ()
+    delayed_recipients: tuple[str, ...] = ()
+    envelope_to: tuple[str, ...] = ()  # the envelope recipients, set by the drain
 
 
 # What decoding had to guess or leave out, said back to the sender in the reply's language.
@@ -50,6 +54,8 @@ NOTE_TEXTS: dict[str, dict[str, str]] = {
         "html_read": "Your mail had no plain-text part: its HTML part was read as text.",
         "unknown_charset": "Unknown character set {charset!r}: your text was read as {used}.",
         "bad_charset": "Your text was not valid {charset}: it was read as {used}.",
+        "unreadable": "Your mail could not be read (its MIME structure is broken or too "
+                      "deeply nested): nothing in it was read as commands.",
     },
     "it": {
         "attachment_ignored": "Allegato {name} ignorato.",
@@ -58,6 +64,8 @@ NOTE_TEXTS: dict[str, dict[str, str]] = {
         "unknown_charset": "Set di caratteri sconosciuto {charset!r}: il tuo testo è stato "
                            "letto come {used}.",
         "bad_charset": "Il tuo testo non era {charset} valido: è stato letto come {used}.",
+        "unreadable": "Non è stato possibile leggere la tua mail (struttura MIME rotta o "
+                      "annidata troppo a fondo): niente è stato letto come comando.",
     },
     "fr": {
         "attachment_ignored": "Pièce jointe {name} ignorée.",
@@ -67,6 +75,8 @@ NOTE_TEXTS: dict[str, dict[str, str]] = {
                            "comme {used}.",
         "bad_charset": "Votre texte n'était pas du {charset} valide : il a été lu comme "
                        "{used}.",
+        "unreadable": "Votre courrier n'a pas pu être lu (structure MIME cassée ou trop "
+                      "imbriquée) : rien n'y a été lu comme commande.",
     },
 }
 

@@ -13,7 +13,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.storage.database import Database
-from judge.storage.models_mail import ImapState, InboundMail, OutboundMail
+from judge.storage.models_game import Account, Game, Seat
+from judge.storage.models_mail import ImapState, InboundMail, MailTrouble, OutboundMail
 
 
 def body_digest(raw: bytes) -> str:
@@ -153,7 +154,7 @@ _STORED_KEYS = select(_INBOUND.c.message_id, _INBOUND.c.body_sha256).where(
 _INSERT_INBOUND = insert(_INBOUND)
 _CLAIM = (
     select(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.size,
-           _INBOUND.c.oversized)
+           _INBOUND.c.oversized, _INBOUND.c.envelope_to)
     .where(_INBOUND.c.status == "new")
     .order_by(_INBOUND.c.id)
     .limit(bindparam("limit", type_=Integer))
@@ -229,7 +230,7 @@ def _store_alone(db: Database, mail: dict[str, Any]) -> bool | Exception:
 def claim_new_inbound(session: Session, limit: int, only_id: int | None = None) -> list[Any]:
     """The oldest new mail (up to ``limit``), locked for this transaction (SKIP LOCKED).
 
-    Light rows (id, raw, envelope_from, size, oversized), not ORM objects.
+    Light rows (id, raw, envelope_from, size, oversized, envelope_to), not ORM objects.
     """
     if only_id is None:
         return list(session.execute(_CLAIM, {"limit": limit}))
@@ -416,3 +417,53 @@ def set_imap_watermark(session: Session, account: str, uidvalidity: int, last_ui
     state = imap_watermark(session, account)
     state.uidvalidity = uidvalidity
     state.last_uid = last_uid
+
+
+# --- dead letters and bounces -------------------------------------------------------------
+
+def requeue_dead_outbound(session: Session, ids: Sequence[int], now: datetime,
+                          all_dead: bool = False) -> list[int]:
+    """Dead outbox rows (the given ids, or all with ``all_dead``) back to pending, due now,
+    with their tries reset; returns the ids requeued."""
+    stmt = select(OutboundMail.id).where(OutboundMail.status == "dead")
+    if ids:
+        stmt = stmt.where(OutboundMail.id.in_(list(ids)))
+    elif not all_dead:
+        return []
+    found = list(session.scalars(stmt.order_by(OutboundMail.id)))
+    if found:
+        session.execute(update(OutboundMail).where(OutboundMail.id.in_(found)).values(
+            status="pending", tries=0, next_attempt_at=now))
+    return found
+
+
+def outbound_by_id(session: Session, outbound_id: int) -> OutboundMail | None:
+    return session.get(OutboundMail, outbound_id)
+
+
+def seats_at_address(session: Session, address: str, game_id: int | None = None
+                     ) -> list[tuple[Game, Seat]]:
+    """The seats, in games not finished, whose player's address is ``address`` (any case);
+    only in game ``game_id`` when given."""
+    stmt = (select(Game, Seat).join(Seat, Seat.game_id == Game.id)
+            .join(Account, Account.id == Seat.account_id)
+            .where(func.lower(Account.address) == address.lower(), Game.status != "finished")
+            .order_by(Game.id, Seat.power))
+    if game_id is not None:
+        stmt = stmt.where(Game.id == game_id)
+    return [(game, seat) for game, seat in session.execute(stmt).tuples()]
+
+
+def add_mail_trouble(session: Session, *, game_id: int, power: str, address: str, kind: str,
+                     outbound_id: int | None, detail: str, now: datetime) -> bool:
+    """Record trouble for a seat's address; False when it was already recorded (the GM has
+    been told), True when it is new."""
+    known = session.scalar(select(MailTrouble.id).where(
+        MailTrouble.game_id == game_id, MailTrouble.power == power,
+        func.lower(MailTrouble.address) == address.lower()))
+    if known is not None:
+        return False
+    session.add(MailTrouble(game_id=game_id, power=power, address=address, kind=kind,
+                            outbound_id=outbound_id, detail=detail[:2000], created=now))
+    session.flush()
+    return True

@@ -1,6 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
+from judge.storage.models_bots import AGREEMENT_STATUSES, Agreement, BotSeat, Trust
 from judge.storage.models_game import (
     DEADLINE_KINDS,
     GAME_STATUSES,
@@ -23,10 +24,15 @@ from judge.storage.models_mail import (
     OUTBOUND_STATUSES,
     ImapState,
     InboundMail,
+    MailTrouble,
     OutboundMail,
 )
 
 __all__ = [
+    "AGREEMENT_STATUSES",
+    "Agreement",
+    "BotSeat",
+    "Trust",
     "DEADLINE_KINDS",
     "GAME_STATUSES",
     "INBOUND_STATUSES",
@@ -41,6 +47,7 @@ __all__ = [
     "Game",
     "ImapState",
     "InboundMail",
+    "MailTrouble",
     "OrderSet",
     "OutboundMail",
     "Press",

@@ -81,3 +81,21 @@ class ImapState(Base):
     last_uid: Mapped[int] = mapped_column(default=0)
 
     __table_args__ = (UniqueConstraint("account"),)
+
+
+class MailTrouble(Base):
+    """A seat whose mail is dead or bouncing: one row per (game, power, address), written
+    when its GM is told, so the GM gets one notice per seat (and again for a new address)."""
+
+    __tablename__ = "mail_trouble"
+    __table_args__ = (UniqueConstraint("game_id", "power", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    kind: Mapped[str] = mapped_column(String(16))  # dead | bounce
+    outbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("outbound_mail.id", ondelete="SET NULL"))
+    detail: Mapped[str] = mapped_column(Text, default="")
+    created: Mapped[datetime]

@@ -44,6 +44,9 @@ async def test_press_grey_press_and_draw(table: Table) -> None:
     await table.send(address("GERMANY"), "\n".join([
         f"SIGNON GERMANY {NAME} {password('GERMANY')}",
         "DIFFUSION GRISE", "Méfiez-vous de la Russie.", "FIN PRESSE"]) + "\n")
+    # grey press leaves with the next hourly batch, never in the second of the mail
+    assert not [m for m in table.mails_to(address("ITALY")) if "Méfiez-vous" in m.body]
+    await table.later(timedelta(hours=1))
     for power in POWERS:
         if power == "GERMANY":
             continue

@@ -83,7 +83,9 @@ async def test_onp_replacement_and_sommossa(table: Table) -> None:
     # no mail but the voter's own receipt ever showed a Sommossa vote
     assert_secret(table, [MINORITY_VOTE, "Roma -> Toscana"], "GERMANY")
 
-    await table.send(GM, f"SIGNON GM {NAME} {GM_PASSWORD}\nEND\n")
+    # FINE alone would only close a block: the GM ends the game by FINE PARTITA, twice
+    await table.send(GM, f"SIGNON GM {NAME} {GM_PASSWORD}\nFINE PARTITA\n")
+    await table.send(GM, f"SIGNON GM {NAME} {GM_PASSWORD}\nFINE PARTITA\n")
     end = table.last_to(address("ITALY"), "fine della partita")
     assert f"S1902M Germania per Italia: {MINORITY_VOTE}" in end.body
     assert "F1901M Inghilterra per Italia: F NAP - TYS" in end.body

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from judge import cli_mail
 from judge.mail.decoding import decode
-from judge.mail.sender import Sender
+from judge.mail.outbox import OutboxRunner
 from judge.service import dispatch as dispatch_module
 from judge.service import inbox
 from judge.service.uow import MailContext, outbound_row
@@ -136,7 +136,7 @@ async def test_failing_mail_in_a_batch_is_the_only_one_failed(
     assert [rec.calls[mid] for mid in ids] == [2, 2, 2, 2, 1, 1]
     assert replies_by_mail(db) == Counter({mid: 1 for mid in ids if mid != bad})
     # exactly one reply each reaches the relay
-    sender = Sender(db, settings)
+    sender = OutboxRunner(db, settings)
     try:
         assert await sender.send_due() == 5
     finally:

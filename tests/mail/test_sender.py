@@ -6,7 +6,8 @@ import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from judge.mail.sender import Sender, build_message
+from judge.mail.outbox import OutboxRunner
+from judge.mail.sender import build_message
 from judge.service.uow import outbound_row
 from judge.settings import Settings
 from judge.storage import Database
@@ -29,7 +30,7 @@ def _enqueue(db: Database, settings: Settings, to: str = "p@example.org", **kw) 
         return row.message_id
 
 
-async def _send_until(sender: Sender, db: Database, done: set[str], rounds: int = 60) -> list:
+async def _send_until(sender: OutboxRunner, db: Database, done: set[str], rounds: int = 60) -> list:
     for _ in range(rounds):
         await sender.send_due()
         with db.session() as s:
@@ -44,7 +45,7 @@ async def test_451_is_retried_then_sent(settings: Settings, relay: CapturingRela
     db = _db(settings)
     mid = _enqueue(db, settings, game="alpha", kind="bulletin")
     relay.answer_next("451 4.3.0 greylisted")
-    rows = await _send_until(Sender(db, settings), db, {"sent"})
+    rows = await _send_until(OutboxRunner(db, settings), db, {"sent"})
     assert rows[0].tries == 2 and rows[0].sent_at is not None
     [got] = relay.messages
     assert got.message["Message-ID"] == mid
@@ -57,7 +58,7 @@ async def test_550_is_dead_at_once(settings: Settings, relay: CapturingRelay) ->
     db = _db(settings)
     _enqueue(db, settings)
     relay.answer_next("550 5.1.1 no such user")
-    rows = await _send_until(Sender(db, settings), db, {"dead"})
+    rows = await _send_until(OutboxRunner(db, settings), db, {"dead"})
     assert rows[0].tries == 1 and "550" in rows[0].last_error
     assert relay.messages == []
 
@@ -66,7 +67,7 @@ async def test_too_many_4xx_is_dead(settings: Settings, relay: CapturingRelay) -
     db = _db(settings)
     _enqueue(db, settings)
     relay.answer_next(*["421 4.7.0 busy"] * settings.max_send_tries)
-    rows = await _send_until(Sender(db, settings), db, {"dead"})
+    rows = await _send_until(OutboxRunner(db, settings), db, {"dead"})
     assert rows[0].tries == settings.max_send_tries
 
 
@@ -75,13 +76,13 @@ async def test_unreachable_relay_backs_off_then_delivers(settings: Settings,
     db = _db(settings)
     _enqueue(db, settings)
     down = replace(settings, smtp_port=free_port())
-    sender = Sender(db, down)
+    sender = OutboxRunner(db, down)
     await sender.send_due()
     with db.session() as s:
         [row] = list_outbound(s)
     assert row.status == "pending" and row.tries == 1
     assert "unreachable" in row.last_error and row.next_attempt_at > row.created
-    rows = await _send_until(Sender(db, settings), db, {"sent"})
+    rows = await _send_until(OutboxRunner(db, settings), db, {"sent"})
     assert rows[0].tries == 2 and len(relay.messages) == 1
 
 

@@ -14,8 +14,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from judge.mail import sender as sender_module
-from judge.mail.sender import Sender, build_message, fast_message_bytes, message_bytes
+from judge.mail import transport as transport_module
+from judge.mail.outbox import OutboxRunner
+from judge.mail.sender import build_message, fast_message_bytes, message_bytes
 from judge.service.uow import outbound_row
 from judge.settings import Settings
 from judge.storage import Database
@@ -117,10 +118,10 @@ def outbox(db: Database) -> list[Any]:
         return sorted(list_outbound(s), key=lambda r: r.id)
 
 
-async def wait_closed(sender: Sender) -> None:
+async def wait_closed(sender: OutboxRunner) -> None:
     """Until the client has seen the relay close its kept connection."""
     for _ in range(200):
-        if not any(c.is_connected for c, _ in sender._idle):
+        if not any(t.client is not None and t.client.is_connected for t in sender.transports):
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the client never saw the connection close")
@@ -128,7 +129,7 @@ async def wait_closed(sender: Sender) -> None:
 
 async def test_connection_is_kept_between_rounds(db: Database, sender_settings: Settings,
                                                  dropping: DroppingRelay) -> None:
-    sender = Sender(db, sender_settings)
+    sender = OutboxRunner(db, sender_settings)
     try:
         enqueue(db, sender_settings)
         assert await sender.send_due() == 1
@@ -144,7 +145,7 @@ async def test_connection_is_kept_between_rounds(db: Database, sender_settings: 
 async def test_dropped_kept_connection_is_reopened_without_a_try(
     db: Database, sender_settings: Settings, dropping: DroppingRelay
 ) -> None:
-    sender = Sender(db, sender_settings)
+    sender = OutboxRunner(db, sender_settings)
     try:
         enqueue(db, sender_settings)
         assert await sender.send_due() == 1
@@ -164,7 +165,7 @@ async def test_kept_connection_lost_unnoticed_is_reopened_without_a_try(
 ) -> None:
     """The client still believes the kept connection open; the relay closes it at the next
     MAIL (421 as on an idle timeout, or without a word)."""
-    sender = Sender(db, sender_settings)
+    sender = OutboxRunner(db, sender_settings)
     try:
         enqueue(db, sender_settings)
         assert await sender.send_due() == 1
@@ -184,7 +185,7 @@ async def test_relay_closing_after_n_messages_per_connection(
 ) -> None:
     dropping.handler.per_connection = 2
     enqueue(db, sender_settings, 7)
-    sender = Sender(db, sender_settings)
+    sender = OutboxRunner(db, sender_settings)
     try:
         assert await sender.send_due() == 7
     finally:
@@ -198,7 +199,7 @@ async def test_421_on_a_fresh_connection_counts_a_try(
 ) -> None:
     dropping.handler.mail_script.append("421")
     enqueue(db, sender_settings, 2)
-    sender = Sender(db, sender_settings)
+    sender = OutboxRunner(db, sender_settings)
     try:
         await sender.send_due()
         rows = outbox(db)
@@ -219,8 +220,8 @@ async def test_idle_connection_past_its_time_is_replaced(
     db: Database, sender_settings: Settings, dropping: DroppingRelay,
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sender_module, "KEEP_IDLE_SECONDS", 0.0)
-    sender = Sender(db, sender_settings)
+    monkeypatch.setattr(transport_module, "KEEP_IDLE_SECONDS", 0.0)
+    sender = OutboxRunner(db, sender_settings)
     try:
         for _ in range(2):
             enqueue(db, sender_settings)

@@ -14,7 +14,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from judge.mail.sender import Sender
+from judge.mail.outbox import OutboxRunner
 from judge.service.uow import outbound_row
 from judge.settings import Settings
 from judge.storage import Database
@@ -83,7 +83,7 @@ async def test_sender_over_tls(settings: Settings, tls_relay, certificate) -> No
     db.migrate()
     with db.session() as s:
         enqueue_outbound(s, outbound_row(tls_settings, datetime.now(UTC), to="p@example.org", subject="tls", body="hi"))
-    assert await Sender(db, tls_settings).send_due() == 1
+    assert await OutboxRunner(db, tls_settings).send_due() == 1
     with db.session() as s:
         assert [r.status for r in list_outbound(s)] == ["sent"]
     assert len(handler.messages) == 1
@@ -104,7 +104,7 @@ async def test_untrusted_certificate_is_retried_not_sent(settings: Settings,
         db.migrate()
         with db.session() as s:
             enqueue_outbound(s, outbound_row(tls_settings, datetime.now(UTC), to="p@example.org", subject="tls", body="hi"))
-        assert await Sender(db, tls_settings).send_due() == 0
+        assert await OutboxRunner(db, tls_settings).send_due() == 0
         with db.session() as s:
             [row] = list_outbound(s)
         assert row.status == "pending" and row.tries == 1 and handler.messages == []

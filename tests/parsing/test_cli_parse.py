@@ -37,7 +37,7 @@ def test_language_choice(capsys, monkeypatch) -> None:
     _, fr, _ = run(capsys, monkeypatch, "A MAR - TUN\nF TOS - VEN\n", "--lang", "fr")
     assert fr == ["A NAF - TUN", "ERROR: NotAdjacent: Toscane n'est pas adjacente à Venise"]
     _, it, _ = run(capsys, monkeypatch, "A Bud APP A Gal\n", "--lang", "it")
-    assert it[0].startswith("ERROR: SupportAmbiguous: specificare")
+    assert it[0].startswith("ERROR: SupportAmbiguous: l'appoggio deve sempre specificare")
 
 
 def test_with_phase_and_units(capsys, monkeypatch) -> None:

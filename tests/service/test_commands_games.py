@@ -166,7 +166,9 @@ def test_replace_eject_become_grant_end(db: Database) -> None:
         assert game is not None
         assert gamerepo.current_orders(s, game.id, "S1901M", "ITALY").orders == ["A VEN - TRI"]
     assert h.seats("alpha")["ITALY"].late_days_used == -2
-    sent = h.mail(GM, "SIGNON GM alpha gmpass\nEND")
+    first = h.reply(GM, "SIGNON GM alpha gmpass\nEND GAME")
+    assert "send END GAME again in a new mail" in first and h.game("alpha").status == "active"
+    sent = h.mail(GM, "SIGNON GM alpha gmpass\nEND GAME")
     assert h.game("alpha").status == "finished"
     now_playing = (set(PLAYERS) - {russia}) | {"newbie@example.net"}
     assert {m.to for m in sent if m.kind == "bulletin"} >= now_playing | {GM}

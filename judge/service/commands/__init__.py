@@ -27,7 +27,8 @@ from judge.service.uow import MailContext
 # commands that read the stored orders: the orders given above them in the mail go in first
 # (CLEAR too: order lines above it are answered, stored and then withdrawn, rather than
 # dropped without a word)
-READ_ORDERS = frozenset({Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR})
+# FOR too: the reply echoes the writer's own orders above the block when he wrote them there
+READ_ORDERS = frozenset({Verb.STATUS, Verb.PREVIEW, Verb.PROCESS, Verb.CLEAR, Verb.FOR})
 # player commands the GM may use as GM, without BECOME
 GM_MAY = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.SET_PASSWORD, Verb.SET_ADDRESS})
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.phase import Phase
 from judge.parsing.commands import GM, LANGS, Command, Verb, lexicon
 from judge.service import games
@@ -52,8 +51,12 @@ def _game(s: MailSession, name: str | None) -> Game | None:
 
 def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     position = games.load_position(game) if game.position else None
+    playing = game.status in ("active", "paused")
     rows = []
     for seat in games.assigned_seats(s.session, game):
+        # during a phase anyone may see WHO has sent orders (njudge, DPjudge), never what
+        on_file = (gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+                   if playing else None)
         rows.append({
             "power": seat.power,
             "address": games.public_address(s.session, game, seat, s.settings)
@@ -61,6 +64,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
             "status": seat.status,
             "centres": len(position.centers_of(seat.power)) if position else 0,
             "units": len(position.units_of(seat.power)) if position else 0,
+            "sent": bool(on_file and on_file.orders) if playing else None,
         })
     return rows
 
@@ -181,11 +185,12 @@ def join_command(s: MailSession, cmd: Command) -> None:
     if any(seat.account_id == s.account.id for seat in seats):
         s.say(Refusal.ALREADY_IN_GAME, game=game.name)
         return
-    if len(seats) >= len(POWERS):
+    needed = games.game_variant(game).players
+    if len(seats) >= needed:
         s.say(Refusal.GAME_FULL, game=game.name)
         return
     taken = {seat.power for seat in seats}
-    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, len(POWERS) + 1)
+    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
                        if f"{games.PLACEHOLDER}{n}" not in taken)
     s.session.add(Seat(game_id=game.id, power=placeholder, account_id=s.account.id,
                        status="active", password_hash=hash_password(cmd.password or ""),
@@ -193,10 +198,10 @@ def join_command(s: MailSession, cmd: Command) -> None:
     s.session.flush()
     count = len(seats) + 1
     gamerepo.audit(s.session, s.now, "join", game_id=game.id, actor_account_id=s.account.id)
-    s.say(Done.JOINED, game=game.name, count=count, needed=len(POWERS),
+    s.say(Done.JOINED, game=game.name, count=count, needed=needed,
           preferences=list(cmd.powers))
     gm_address = games.gm_address(s.session, game)
-    if count == len(POWERS) and gm_address:
+    if count == needed and gm_address:
         s.notify(gm_address, game, Done.GAME_READY, game=game.name, count=count)
 
 

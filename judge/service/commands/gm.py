@@ -70,7 +70,8 @@ def start_command(s: MailSession, cmd: Command) -> None:
     try:
         games.start_game(s.session, game, s.now)
     except games.StartRefused as exc:
-        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)), needed=len(POWERS))
+        s.say(Refusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
+              needed=games.game_variant(game).players)
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []
@@ -169,6 +170,13 @@ def process_command(s: MailSession, cmd: Command) -> None:
     if cmd.value != game.phase:
         s.say(Refusal.NOT_CURRENT_PHASE, phase=cmd.value, current=game.phase)
         return
+    state = games.options(game).get("turn_state") or {}
+    if state.get("suspended") and state.get("phase") == game.phase and cmd.setting != "force":
+        # seed 002: a week for the search of a replacement; the GM must mean to cut it short
+        s.say(Refusal.SUSPENDED_FOR_REPLACEMENT, game=game.name, phase=game.phase,
+              power=state.get("replacement_for"),
+              deadline=games.local_time(game, game.deadline) if game.deadline else "")
+        return
     report = turns.process(s.session, game, s.now, s.settings, force=True)
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
           next_phase=report.next_phase)
@@ -188,6 +196,9 @@ def preview_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.ROLLBACK)
 def rollback_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
+    # an ended game's final bulletin made the secret votes public: going back cannot hide
+    # them again, and the GM must know it before play resumes
+    made_public = ending.revealed_votes(s.session, game) if game.status == "finished" else None
     try:
         turns.rollback(s.session, game, cmd.value or "", s.now, s.settings)
     except LookupError:
@@ -195,6 +206,9 @@ def rollback_command(s: MailSession, cmd: Command) -> None:
         return
     when = games.local_time(game, game.deadline) if game.deadline else ""
     s.say(Done.ROLLED_BACK, game=game.name, phase=game.phase, deadline=when)
+    if made_public is not None:
+        s.say(Done.ROLLBACK_OF_ENDED_GAME, game=game.name,
+              powers=sorted({str(v["target"]) for v in made_public}), count=len(made_public))
     _tell_all(s, game, Done.ROLLED_BACK, game=game.name, phase=game.phase, deadline=when)
 
 
@@ -274,11 +288,36 @@ def grant_command(s: MailSession, cmd: Command) -> None:
                  days=cmd.number, days_left=left)
 
 
+# END alone also closes a FOR block and is a common sign-off: only these end a game, and only
+# when a second mail repeats it within END_CONFIRM_HOURS
+END_GAME_WORDS = frozenset({"END GAME", "FINE PARTITA", "FIN PARTIE", "FIN DE PARTIE"})
+END_CONFIRM_HOURS = 48
+
+
+def _end_confirmed(s: MailSession, game: Game, cmd: Command) -> bool:
+    """Ask for a second mail the first time; True when this mail is that confirmation."""
+    if " ".join(cmd.text.upper().split()) not in END_GAME_WORDS:
+        s.say(Refusal.END_NEEDS_GAME_WORD, game=game.name)
+        return False
+    pending = games.options(game).get("end_requested") or {}
+    mail_id = s.ctx.mail.message_id or f"at {s.now.isoformat()}"
+    asked = datetime.fromisoformat(pending["at"]) if pending.get("at") else None
+    if (asked is None or pending.get("mail") == mail_id
+            or s.now - asked > timedelta(hours=END_CONFIRM_HOURS)):
+        games.update_options(game, end_requested={"at": s.now.isoformat(), "mail": mail_id})
+        s.say(Done.END_TO_CONFIRM, game=game.name, hours=END_CONFIRM_HOURS)
+        return False
+    games.update_options(game, end_requested=None)
+    return True
+
+
 @handles(Verb.END)
 def end_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status == "finished":
         s.say(Refusal.GAME_NOT_ACTIVE, game=game.name)
+        return
+    if not _end_confirmed(s, game, cmd):
         return
     counts: dict[str, int] = {}
     if game.position:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
+from judge.rules.lateness import days_spendable
 from judge.service import games
 from judge.service.commands.outcomes import Done, Refusal
 from judge.service.commands.registry import handles
@@ -29,12 +31,14 @@ NOT_AN_ORDER = frozenset({ParseError.UnknownProvince, ParseError.UnrecognisedOrd
 ORDERS_OPEN = ("active", "paused")
 # seat statuses in which the other players send orders for the power (seed 002)
 FOR_OPEN = ("onp1", "abandoned", "sommossa")
+# seat statuses of a player out of the game after a second ONP (seed 002): his orders are void
+EXCLUDED = ("abandoned", "sommossa")
 # notes worth telling the player: the judge read the line otherwise than written, or the
 # order will likely not do what was meant. The others (a unit type filled in, a comment
 # skipped...) would only clutter every reply.
 TOLD_NOTES = frozenset({Note.ReplacedByLater, Note.SupportDoesNotMatch, Note.NeedsConvoy,
                         Note.CoastFilledIn, Note.ReadAsRetreat, Note.ReadAsSupportHold,
-                        Note.ReadAsBuild})
+                        Note.ReadAsBuild, Note.ReadInGameNotation, Note.CoastMissingHolds})
 # message parameters that hold a power: shown by the power's name in the game's language
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation
@@ -43,7 +47,9 @@ _ORDER_PARAMS = ("unit", "order")
 
 def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
     position = games.load_position(game)
-    return parse_orders(lines, game.language, position=position, power=power), position
+    rules = str(games.options(game)["rules"])
+    return parse_orders(lines, game.language, position=position, power=power,
+                        rules=rules), position
 
 
 def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) -> list[str]:
@@ -95,6 +101,9 @@ def flush_orders(s: MailSession) -> None:
     if game.status not in ORDERS_OPEN:
         s.say(Refusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
+    if seat.status in EXCLUDED:
+        s.say(Refusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
+        return
     first_new = len(actor.order_lines) + 1
     actor.order_lines.extend(lines)
     report, position = read_orders(game, seat.power, [line.text for line in actor.order_lines])
@@ -110,6 +119,23 @@ def flush_orders(s: MailSession) -> None:
     s.say(Done.ORDERS_STORED, phase=game.phase, version=row.version,
           orders=in_notation(stored, game.language),
           missing=in_notation(without_orders(position, seat.power, stored), game.language))
+
+
+def warn_unordered_units(s: MailSession) -> None:
+    """A signon that sent FOR blocks and no orders of its own: say the own units have none."""
+    actor = s.actor
+    if actor is None or actor.seat is None or not actor.sent_for or actor.order_lines:
+        return
+    game, seat = actor.game, actor.seat
+    if game.status not in ORDERS_OPEN or seat.status in EXCLUDED or not game.phase.endswith("M"):
+        return
+    row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+    if row is not None and row.orders:
+        return
+    missing = without_orders(games.load_position(game), seat.power, [])
+    if missing:
+        s.say(Done.OWN_UNITS_WITHOUT_ORDERS, missing=in_notation(missing, game.language),
+              second=seat.status == "onp1")
 
 
 def in_notation(orders: list[str], lang: str) -> list[str]:
@@ -171,10 +197,18 @@ def status_command(s: MailSession, cmd: Command) -> None:
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
             adjustment = position.adjustment_counts().get(seat.power, 0)
+    balance = games.late_balance(game, seat)
+    late_turn = (days_spendable(Phase.parse(game.phase), balance, games.rule_options(game))
+                 if game.status in ORDERS_OPEN else 0)
+    # the writer's own secret FOR votes of this phase (seed 002): only he may see them
+    votes = [{"power": v.target_power,
+              "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
+             for v in playrepo.votes(s.session, game.id, kind="sommossa_order")
+             if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
           orders=in_notation(orders, game.language),
           missing=in_notation(missing, game.language), adjustment=adjustment, wait=seat.wait,
-          late_left=games.late_balance(game, seat).days_left,
+          late_left=balance.days_left, late_turn=late_turn, for_votes=votes,
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
 
@@ -182,6 +216,10 @@ def status_command(s: MailSession, cmd: Command) -> None:
 def for_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None and cmd.power
     game, seat = s.actor.game, s.actor.seat
+    s.actor.sent_for = True
+    if seat.status in EXCLUDED:
+        s.say(Refusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
+        return
     target = playrepo.seat_by_power(s.session, game.id, cmd.power)
     # only movement phases take the others' orders (seed 002): a retreat or adjustment of
     # a power in ONP or Sommossa follows the automatic rules

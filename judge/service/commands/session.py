@@ -41,6 +41,7 @@ class Actor:
     # between them made the judge store what came before
     order_lines: list[OrderLine] = field(default_factory=list)
     stored: list[str] | None = None  # the set this signon last stored
+    sent_for: bool = False  # a FOR block was sent (the own units may still lack orders)
 
     @property
     def power(self) -> str | None:
@@ -129,7 +130,10 @@ class MailSession:
 
     def close_actor(self) -> None:
         """The signon ends: settle it and forget who was acting."""
+        from judge.service.commands.orders import warn_unordered_units
+
         self.settle()
+        warn_unordered_units(self)
         self.actor = None
 
     def finish(self) -> None:

@@ -1,0 +1,135 @@
+"""A variant: the map and the rules a game is played with, as one immutable value.
+
+A ``Variant`` holds the board, the powers with their home centres and starting units, the first
+phase, the number of centres that wins, which powers are neutral (seed 001's games for six and
+five players take Italy, then Germany, out) and which player holds which powers (its *seats*:
+seed 001's four, three and two player games give one person several powers). Every part of the
+judge that needs the map or the power list gets it from the game's variant, passed explicitly;
+``catalog.py`` reads variants from their folders in ``judge/variants/``.
+
+Rule differences are named policies here rather than code in each variant folder, the way
+TedDriggs's ``rulebook.rs`` names them: ``neutral`` (those powers' units only hold, are
+disbanded when dislodged and make no adjustments), ``closed`` (provinces nobody may enter while
+their owner is neutral) and ``lot`` (the two-player game's coin: from a given phase on, the
+neutral power joins the seat that won the draw, and its territory opens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from judge.adjudicator.geography import Board
+from judge.adjudicator.orders import Unit, parse_unit, unit_value
+from judge.adjudicator.phase import Phase
+from judge.adjudicator.position import Position
+
+
+class VariantError(ValueError):
+    """A variant asked for something its rules do not define (e.g. the lot not yet drawn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lot:
+    """Seed 001's two-player coin: ``power`` joins the winning seat from phase ``drawn_before``."""
+
+    power: str
+    drawn_before: Phase  # the lot is drawn before this phase is adjudicated (W1914A)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseRules:
+    """What the variant's policies mean in one phase: the board and the neutral powers."""
+
+    board: Board
+    neutral: frozenset[str]
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    name: str
+    titles: Mapping[str, str]  # language -> the variant's name in bulletins
+    board: Board
+    powers: tuple[str, ...]
+    first_phase: Phase
+    victory: int  # centres held by one player (all his powers together) that win the game
+    seats: tuple[tuple[str, ...], ...]  # per player, the powers he plays (neutral ones excluded)
+    neutral: frozenset[str] = frozenset()
+    closed_board: Board | None = None  # the board while the neutral powers' territory is closed
+    lot: Lot | None = None
+    _plain: PhaseRules = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_plain", PhaseRules(self.board, self.neutral))
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r})"
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def homes(self) -> dict[str, tuple[str, ...]]:
+        return self.board.all_home_centers
+
+    @property
+    def starting_units(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.board.starting_units)
+
+    @property
+    def supply_centers(self) -> frozenset[str]:
+        return self.board.supply_centers
+
+    def title(self, lang: str) -> str:
+        return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def initial_position(self) -> Position:
+        units: dict[str, Unit] = {}
+        for power, texts in self.board.starting_units.items():
+            for text in texts:
+                parsed = parse_unit(text, power)
+                unit = unit_value(power, parsed.type, parsed.location)
+                units[unit.province] = unit
+        homes = self.homes
+        centers = {c: p for p, cs in homes.items() for c in cs}
+        return Position(self.first_phase, units, centers, {}, homes, self.name)
+
+    def lot_drawn(self, phase: Phase) -> bool:
+        """Whether the lot must have been drawn by the time ``phase`` is adjudicated."""
+        return self.lot is not None and phase >= self.lot.drawn_before
+
+    def rules_at(self, phase: Phase, joins: str | None = None) -> PhaseRules:
+        """The board and the neutral powers for ``phase``; ``joins``: the power that won the lot."""
+        if self.lot is None or phase < self.lot.drawn_before:
+            if self.closed_board is not None:
+                return PhaseRules(self.closed_board, self.neutral)
+            return self._plain
+        if joins is None:
+            raise VariantError(
+                f"{self.name}: the lot for {self.lot.power} is drawn before "
+                f"{self.lot.drawn_before}; say which power it joins"
+            )
+        self.seat_of(joins)  # validates the power
+        return PhaseRules(self.board, self.neutral - {self.lot.power})
+
+    def seat_of(self, power: str, joins: str | None = None) -> int:
+        """The index of the seat that plays ``power`` (the lot's power follows its winner)."""
+        if self.lot is not None and power == self.lot.power and joins is not None:
+            power = joins
+        for i, seat in enumerate(self.seats):
+            if power in seat:
+                return i
+        raise VariantError(f"{self.name}: no player plays {power}")
+
+    def seat_powers(self, seat: int, joins: str | None = None) -> tuple[str, ...]:
+        """The powers the player of ``seat`` orders (with the lot's power once it joined)."""
+        powers = self.seats[seat]
+        if self.lot is not None and joins is not None and joins in powers:
+            powers = tuple(sorted((*powers, self.lot.power)))
+        return powers
+
+    def active_powers(self, phase: Phase, joins: str | None = None) -> tuple[str, ...]:
+        """The powers somebody plays in ``phase`` (the neutral ones excluded)."""
+        neutral = self.rules_at(phase, joins).neutral
+        return tuple(p for p in self.powers if p not in neutral)

@@ -1,0 +1,193 @@
+"""The diplomatic state of one game with computer powers, and one turn of it.
+
+``Council`` holds the computer powers' characters, every agreement ever proposed (numbered),
+trust, and which coalitions were announced. The service stores it (``to_json`` /
+``from_json``, and the ``agreement`` / ``trust`` tables) and drives it:
+
+1. ``propose`` / ``respond``: a player's ``PROPOSE`` and ``ACCEPT``/``REFUSE`` lines;
+   proposals to a computer power are answered at once (``answer_pending``);
+2. ``bot_initiatives``: the computer powers' own proposals, to players and to each other
+   (between computer powers the answer is immediate);
+3. ``orders``: each computer power's orders, after deciding which promises to keep;
+4. ``after_phase``: the verdicts of the ledger, trust moved, wars declared, forgiveness each
+   Winter, the coalition against a clear leader announced.
+
+Every step returns the ``Letter``s to send; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.orders import Order
+from judge.adjudicator.position import Position
+from judge.bots.diplomat import (
+    Letter,
+    answer,
+    coalition_letters,
+    commitments,
+    proposals,
+    reactions,
+)
+from judge.bots.engine import bot_orders
+from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
+from judge.bots.mapview import view_of_board
+from judge.bots.personality import Personality, personality
+from judge.bots.proposals import Answer, Proposal, from_terms
+
+
+@dataclass
+class Council:
+    characters: dict[str, str]  # computer power -> personality name
+    agreements: list[Agreement] = field(default_factory=list)
+    trust: Trust = field(default_factory=Trust)
+    announced: set[tuple[str, str]] = field(default_factory=set)
+
+    def people(self) -> dict[str, Personality]:
+        return {p: personality(n) for p, n in self.characters.items()}
+
+    # -- proposals and answers ------------------------------------------------------------
+    def propose(self, proposal: Proposal, phase: str) -> Agreement:
+        number = max((a.number for a in self.agreements), default=0) + 1
+        agreement = Agreement(number, proposal, phase, Status.PROPOSED)
+        self.agreements.append(agreement)
+        return agreement
+
+    def respond(self, power: str, reply: Answer, phase: str) -> Agreement | None:
+        """A player's answer to a proposal addressed to him (the latest one without a number)."""
+        waiting = [
+            a
+            for a in self.agreements
+            if a.status is Status.PROPOSED and a.proposal.partner == power
+        ]
+        if reply.number is not None:
+            waiting = [a for a in waiting if a.number == reply.number]
+        if not waiting:
+            return None
+        agreement = waiting[-1]
+        agreement.status = Status.ACTIVE if reply.accept else Status.REFUSED
+        agreement.since = phase
+        return agreement
+
+    def answer_pending(self, position: Position) -> list[Letter]:
+        """Computer powers answer every proposal waiting for them."""
+        people = self.people()
+        letters = []
+        for agreement in self.agreements:
+            deal = agreement.proposal
+            person = people.get(deal.partner)
+            if agreement.status is not Status.PROPOSED or person is None:
+                continue
+            yes = answer(deal.partner, person, deal, self.trust, position)
+            agreement.status = Status.ACTIVE if yes else Status.REFUSED
+            agreement.since = str(position.phase)
+            kind = "accepted" if yes else "refused"
+            letters.append(
+                Letter(kind, deal.partner, (deal.proposer,), deal, number=agreement.number)
+            )
+            if yes and deal.kind.value == "alliance":
+                letters.append(Letter("alliance", deal.partner, (), deal, number=agreement.number))
+        return letters
+
+    def bot_initiatives(
+        self, position: Position, rng: random.Random, board: Board | None = None
+    ) -> list[Letter]:
+        """Each computer power's new proposals (once a year, in Spring)."""
+        if position.phase.season_rank != 0 or not position.phase.is_movement:
+            return []
+        view = view_of_board(board or standard_board())
+        people = self.people()
+        letters: list[Letter] = []
+        for power in sorted(people):
+            if not position.units_of(power):
+                continue
+            for deal in proposals(
+                power, people[power], view, position, self.trust, self.agreements, rng
+            ):
+                agreement = self.propose(deal, str(position.phase))
+                letters.append(
+                    Letter("proposal", power, (deal.partner,), deal, number=agreement.number)
+                )
+        return letters + self.answer_pending(position)
+
+    # -- orders and verdicts --------------------------------------------------------------
+    def orders(
+        self, position: Position, rng: random.Random, board: Board | None = None
+    ) -> dict[str, list[Order]]:
+        people = self.people()
+        out: dict[str, list[Order]] = {}
+        for power in sorted(people):
+            promised, _ = commitments(
+                power, people[power], self.agreements, self.trust, position, rng
+            )
+            out[power] = bot_orders(position, power, rng, people[power], board, promised)
+        return out
+
+    def after_phase(
+        self,
+        before: Position,
+        orders: Mapping[str, Sequence[Order]],
+        after: Position,
+    ) -> list[Letter]:
+        people = self.people()
+        verdicts = judge_phase(before, orders, self.agreements)
+        by_number = {a.number: a for a in self.agreements}
+        for verdict in verdicts:
+            self.trust.record(by_number[verdict.number], verdict, people)
+        letters = reactions(verdicts, self.agreements, people)
+        apply_verdicts(self.agreements, verdicts)
+        if before.phase.is_adjustment or (after.phase.year > before.phase.year):
+            self.trust.forgive(people)
+        for letter in coalition_letters(after, people, self.announced):
+            self.announced.add((letter.sender, letter.about or ""))
+            letters.append(letter)
+        return letters
+
+    # -- the stored form -------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "characters": dict(sorted(self.characters.items())),
+            "agreements": [
+                {
+                    "number": a.number,
+                    "proposer": a.proposal.proposer,
+                    "partner": a.proposal.partner,
+                    "terms": a.proposal.terms(),
+                    "since": a.since,
+                    "status": a.status.value,
+                    "broken_by": a.broken_by,
+                    "evidence": a.evidence,
+                }
+                for a in self.agreements
+            ],
+            "trust": [
+                [h, o, v, self.trust.betrayals.get((h, o), 0)]
+                for (h, o), v in sorted(self.trust.values.items())
+            ],
+            "announced": sorted([list(x) for x in self.announced]),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Council:
+        council = cls(dict(data.get("characters", {})))
+        for row in data.get("agreements", ()):
+            council.agreements.append(
+                Agreement(
+                    row["number"],
+                    from_terms(row["proposer"], row["partner"], row["terms"]),
+                    row["since"],
+                    Status(row["status"]),
+                    row.get("broken_by"),
+                    row.get("evidence"),
+                )
+            )
+        for holder, other, value, betrayals in data.get("trust", ()):
+            council.trust.values[(holder, other)] = float(value)
+            if betrayals:
+                council.trust.betrayals[(holder, other)] = int(betrayals)
+        council.announced = {(a, b) for a, b in data.get("announced", ())}
+        return council

@@ -1,0 +1,309 @@
+"""What a computer power says and keeps: answers, its own proposals, commitments, announcements.
+
+Every decision follows from trust (``ledger.Trust``) and the personality:
+
+* ``answer``: a proposal is accepted when the proposer's trust reaches the personality's
+  ``accept_threshold`` and the deal costs nothing the bot owns (it never gives away its own
+  centre, never allies against itself, never backs the leader of a coalition);
+* ``commitments``: each phase, each agreement is kept with probability ``keep_word`` moved by
+  trust in the partner (halved towards a coalition's leader); kept ones become the engine's
+  ``Commitments`` (places not entered, powers spared, supports given), and the values of enemy
+  powers' centres rise (alliance targets, the leader, powers that betrayed it);
+* ``proposals``: peace to neighbours it does not distrust, an alliance against the leader when
+  one power leads by a clear margin (``leader``), a support request for its own attack on a
+  third power, a share of two contested neutral centres;
+* ``letters``: the announcements (accepted, refused, alliances, wars after a betrayal, the
+  coalition), rendered in the game's language by ``render_letter``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from judge.adjudicator.orders import Move, Order, SupportMove
+from judge.adjudicator.position import Position
+from judge.adjudicator.possible import possible_orders
+from judge.bots.engine import Commitments
+from judge.bots.ledger import Agreement, Status, Trust, Verdict
+from judge.bots.mapview import MapView
+from judge.bots.personality import Personality
+from judge.bots.proposals import Kind, Proposal, render
+from judge.bots.valuation import reach_counts
+from judge.parsing.commands_lexicon import lexicon as command_lexicon
+
+LEAD_MIN = 9  # centres before a leader is feared
+LEAD_MARGIN = 4  # over the second power
+
+
+def _province(location: str) -> str:
+    return location.split("/", 1)[0]
+
+
+def leader(position: Position) -> str | None:
+    """The power leading by a clear margin, if any (the coalition's target)."""
+    counts = sorted(((len(position.centers_of(p)), p) for p in position.powers()), reverse=True)
+    (top, power), (second, _) = counts[0], counts[1]
+    return power if top >= LEAD_MIN and top >= second + LEAD_MARGIN else None
+
+
+def answer(
+    me: str, person: Personality, proposal: Proposal, trust: Trust, position: Position
+) -> bool:
+    other = proposal.proposer
+    if other == leader(position):
+        return False
+    level = trust.of(me, other)
+    need = person.accept_threshold
+    if proposal.kind is Kind.ALLIANCE:
+        if proposal.against in (me, None):
+            return False
+        need -= 0.1 if proposal.against == leader(position) else 0.0
+    elif proposal.kind is Kind.SHARE:
+        if any(position.centers.get(p) == me and w != me for p, w in proposal.shares):
+            return False
+    elif proposal.kind is Kind.DMZ:
+        if position.centers.get(proposal.zone or "") == me:
+            need -= 0.1  # a neutral zone around its own centre protects it
+    elif proposal.kind is Kind.SUPPORT and proposal.order is not None:
+        target = position.units.get(_province(proposal.order.target))
+        if target is not None and target.power == me:
+            return False
+        if position.centers.get(_province(proposal.order.target)) == me:
+            return False
+        need += 0.1  # a support costs a unit's move
+    return level >= need
+
+
+def commitments(
+    me: str,
+    person: Personality,
+    agreements: Iterable[Agreement],
+    trust: Trust,
+    position: Position,
+    rng: random.Random,
+) -> tuple[Commitments, list[int]]:
+    """What to honour this phase, and the numbers of the agreements it means to keep."""
+    lead = leader(position)
+    avoid: set[str] = set()
+    spare: set[str] = set()
+    supports: list[Order] = []
+    stance: dict[str, float] = {}
+    kept: list[int] = []
+    for (holder, other), value in trust.values.items():
+        if holder == me and value < -0.3:
+            stance[other] = 1.3
+    if lead is not None and lead != me:
+        stance[lead] = 2.0
+    legal = possible_orders(position, me) if position.phase.is_movement else {}
+    for agreement in agreements:
+        deal = agreement.proposal
+        if agreement.status is not Status.ACTIVE or me not in deal.parties:
+            continue
+        other = deal.partner if deal.proposer == me else deal.proposer
+        chance = person.keep_word + 0.3 * trust.of(me, other)
+        if other == lead:
+            chance *= 0.5
+        if rng.random() >= max(0.0, min(1.0, chance)):
+            continue
+        kept.append(agreement.number)
+        if deal.kind in (Kind.PEACE, Kind.ALLIANCE):
+            spare.add(other)
+            stance[other] = 0.1
+            if deal.kind is Kind.ALLIANCE and deal.against:
+                stance[deal.against] = max(stance.get(deal.against, 1.0), 1.6)
+        elif deal.kind is Kind.DMZ and deal.zone:
+            avoid.add(deal.zone)
+        elif deal.kind is Kind.SHARE:
+            avoid.update(p for p, w in deal.shares if w != me)
+        elif deal.kind is Kind.SUPPORT and deal.order is not None:
+            move = deal.order
+            for options in legal.values():
+                found = next(
+                    (
+                        o
+                        for o in options
+                        if isinstance(o, SupportMove)
+                        and _province(o.supported) == _province(move.location)
+                        and _province(o.target) == _province(move.target)
+                    ),
+                    None,
+                )
+                if found is not None:
+                    supports.append(found)
+                    break
+    return Commitments(frozenset(avoid), frozenset(spare), tuple(supports), stance), kept
+
+
+def _neighbours(view: MapView, position: Position, me: str) -> list[str]:
+    counts = reach_counts(view, position)
+    mine = counts.get(me, {})
+    return [p for p, reach in sorted(counts.items()) if p != me and any(q in mine for q in reach)]
+
+
+def proposals(
+    me: str,
+    person: Personality,
+    view: MapView,
+    position: Position,
+    trust: Trust,
+    agreements: Sequence[Agreement],
+    rng: random.Random,
+    planned: Sequence[Order] = (),
+) -> list[Proposal]:
+    """At most one new proposal to each neighbour (the bot's own initiative)."""
+    lead = leader(position)
+    bound = {
+        frozenset(a.proposal.parties)
+        for a in agreements
+        if a.status in (Status.ACTIVE, Status.PROPOSED)
+    }
+    out: list[Proposal] = []
+    for other in _neighbours(view, position, me):
+        if frozenset((me, other)) in bound or other == lead:
+            continue
+        level = trust.of(me, other)
+        if level < person.accept_threshold - 0.1:
+            continue
+        if lead is not None and lead != me:
+            out.append(Proposal(Kind.ALLIANCE, me, other, against=lead))
+            continue
+        attack = next(
+            (
+                o
+                for o in planned
+                if isinstance(o, Move)
+                and (unit := position.units.get(_province(o.target))) is not None
+                and unit.power not in (me, other)
+            ),
+            None,
+        )
+        if attack is not None and level > 0.1 and _could_support(position, other, attack):
+            out.append(Proposal(Kind.SUPPORT, me, other, order=attack))
+        elif rng.random() < 0.5:
+            out.append(Proposal(Kind.PEACE, me, other))
+        else:
+            contested = _contested_centres(view, position, me, other)
+            if len(contested) >= 2:
+                mine, theirs = contested[0], contested[1]
+                out.append(Proposal(Kind.SHARE, me, other, shares=((mine, me), (theirs, other))))
+            else:
+                out.append(Proposal(Kind.PEACE, me, other))
+    return out
+
+
+def _could_support(position: Position, supporter: str, move: Move) -> bool:
+    for options in possible_orders(position, supporter).values():
+        for o in options:
+            if (
+                isinstance(o, SupportMove)
+                and _province(o.supported) == _province(move.location)
+                and _province(o.target) == _province(move.target)
+            ):
+                return True
+    return False
+
+
+def _contested_centres(view: MapView, position: Position, me: str, other: str) -> list[str]:
+    """Unowned centres both can reach, the ones nearer to ``me`` first."""
+    counts = reach_counts(view, position)
+    mine, theirs = counts.get(me, {}), counts.get(other, {})
+    both = [
+        c
+        for c in sorted(view.supply_centers)
+        if c not in position.centers and c in mine and c in theirs
+    ]
+    return sorted(both, key=lambda c: theirs[c] - mine[c])
+
+
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """One message a computer power sends: ``kind`` picks the sentence, the rest fills it."""
+
+    kind: str  # accepted | refused | proposal | betrayed | alliance | coalition
+    sender: str
+    to: tuple[str, ...]  # empty: to everyone (a broadcast)
+    proposal: Proposal | None = None
+    about: str | None = None  # the power concerned (betrayer, coalition leader)
+    number: int | None = None
+
+
+SENTENCES = {
+    "accepted": {
+        "en": "{sender} accepts your proposal {number}: {deal}.",
+        "it": "{sender} accetta la tua proposta {number}: {deal}.",
+        "fr": "{sender} accepte votre proposition {number} : {deal}.",
+    },
+    "refused": {
+        "en": "{sender} refuses your proposal {number}: {deal}.",
+        "it": "{sender} rifiuta la tua proposta {number}: {deal}.",
+        "fr": "{sender} refuse votre proposition {number} : {deal}.",
+    },
+    "proposal": {
+        "en": "{sender} proposes ({number}): {deal}. Answer ACCEPT {number} or REFUSE {number}.",
+        "it": "{sender} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO {number}.",
+        "fr": "{sender} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER {number}.",
+    },
+    "betrayed": {
+        "en": "{about} broke its word to {sender}: {sender} declares war on {about}.",
+        "it": "{about} ha tradito la parola data a {sender}: {sender} dichiara guerra a {about}.",
+        "fr": "{about} a trahi sa parole envers {sender} : {sender} déclare la guerre à {about}.",
+    },
+    "alliance": {
+        "en": "{sender} announces an alliance: {deal}.",
+        "it": "{sender} annuncia un'alleanza: {deal}.",
+        "fr": "{sender} annonce une alliance : {deal}.",
+    },
+    "coalition": {
+        "en": "{about} has grown too strong: {sender} joins the coalition against {about}.",
+        "it": "{about} è diventata troppo forte: {sender} si unisce alla coalizione contro {about}.",
+        "fr": "{about} est devenue trop puissante : {sender} rejoint la coalition contre {about}.",
+    },
+}
+
+
+def _name(power: str | None, lang: str) -> str:
+    return command_lexicon().power_name(power, lang) if power else ""
+
+
+def render_letter(letter: Letter, lang: str) -> str:
+    template = SENTENCES[letter.kind].get(lang, SENTENCES[letter.kind]["en"])
+    return template.format(
+        sender=_name(letter.sender, lang),
+        about=_name(letter.about, lang),
+        number=letter.number if letter.number is not None else "",
+        deal=render(letter.proposal, lang) if letter.proposal is not None else "",
+    )
+
+
+def reactions(
+    verdicts: Sequence[Verdict],
+    agreements: Sequence[Agreement],
+    characters: dict[str, Personality],
+) -> list[Letter]:
+    """The wars declared by computer powers after a broken agreement (broadcast)."""
+    by_number = {a.number: a for a in agreements}
+    out: list[Letter] = []
+    for verdict in verdicts:
+        if verdict.kept or verdict.breaker is None:
+            continue
+        deal = by_number[verdict.number].proposal
+        victim = deal.partner if verdict.breaker == deal.proposer else deal.proposer
+        if victim in characters:
+            out.append(Letter("betrayed", victim, (), deal, about=verdict.breaker))
+    return out
+
+
+def coalition_letters(
+    position: Position, characters: dict[str, Personality], announced: set[tuple[str, str]]
+) -> list[Letter]:
+    """Each computer power announces once that it joins the coalition against the leader."""
+    lead = leader(position)
+    if lead is None:
+        return []
+    out = []
+    for power in sorted(characters):
+        if power != lead and (power, lead) not in announced and position.units_of(power):
+            out.append(Letter("coalition", power, (), about=lead))
+    return out

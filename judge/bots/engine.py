@@ -1,0 +1,184 @@
+"""The computer power's entry point: ``bot_orders(position, power, rng, ...)``.
+
+Every phase kind is covered (movement with supports and convoys, retreats, builds and removals),
+for any power on the board given. Orders come from the adjudicator's ``possible_orders`` lists
+only, so they are legal by construction (the tests check every one with ``legality.check``).
+``plain=True`` gives the DumbBot-style baseline of ``baseline.py`` (no cooperation, no convoys,
+no search, no personality) that the benchmark plays against.
+
+``commitments`` is what the diplomat decided to honour this phase: provinces not to enter
+(neutral zones, a partner's centres), powers whose units are not to be attacked, and support
+orders promised to another power (given when legal, they replace the supporting unit's order).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.orders import Move, Order, SupportMove
+from judge.adjudicator.position import Position
+from judge.adjudicator.possible import possible_orders
+from judge.bots.baseline import adjustment_orders, movement_orders, retreat_orders
+from judge.bots.mapview import MapView, view_of_board
+from judge.bots.personality import Personality, personality
+from judge.bots.search import best_candidate
+from judge.bots.tactics import add_convoys, add_supports
+from judge.bots.valuation import Valuation, Weights, reach_counts, value_position
+
+BASE_WEIGHTS = Weights()
+PLAIN_TEMPERATURE = 0.08  # the baseline's randomness
+CANDIDATES = 6
+REPLIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Commitments:
+    avoid: frozenset[str] = frozenset()
+    spare: frozenset[str] = frozenset()
+    supports: tuple[Order, ...] = ()
+    stance: Mapping[str, float] = field(default_factory=dict)  # power -> attack value multiplier
+
+
+NO_COMMITMENTS = Commitments()
+
+
+def _weights(person: Personality) -> Weights:
+    return replace(
+        BASE_WEIGHTS,
+        spring_attack=BASE_WEIGHTS.spring_attack * person.attack,
+        fall_attack=BASE_WEIGHTS.fall_attack * person.attack,
+        spring_defence=BASE_WEIGHTS.spring_defence * person.defence,
+        fall_defence=BASE_WEIGHTS.fall_defence * person.defence,
+    )
+
+
+def _avoided(position: Position, power: str, commitments: Commitments) -> frozenset[str]:
+    spared = {
+        prov
+        for prov, unit in position.units.items()
+        if unit.power in commitments.spare and unit.power != power
+    }
+    spared |= {
+        prov
+        for prov, owner in position.centers.items()
+        if owner in commitments.spare and owner != power
+    }
+    return commitments.avoid | frozenset(spared)
+
+
+def _honour(
+    chosen: dict[str, Order], legal: Mapping[str, list[Order]], promised: tuple[Order, ...]
+) -> None:
+    for order in promised:
+        loc = order.location  # type: ignore[union-attr]
+        if loc in legal and order in legal[loc]:
+            chosen[loc] = order
+
+
+def bot_orders(
+    position: Position,
+    power: str,
+    rng: random.Random,
+    person: Personality | str | None = None,
+    board: Board | None = None,
+    commitments: Commitments = NO_COMMITMENTS,
+    plain: bool = False,
+) -> list[Order]:
+    b = board or standard_board()
+    view = view_of_board(b)
+    legal = possible_orders(position, power, b)
+    if not legal:
+        return []
+    character = person if isinstance(person, Personality) else personality(person)
+    weights = BASE_WEIGHTS if plain else _weights(character)
+    temperature = PLAIN_TEMPERATURE if plain else character.temperature
+    stance = None if plain else commitments.stance
+    counts = reach_counts(view, position)
+    valuation = value_position(view, position, power, weights, stance, counts)
+    if position.phase.is_retreat:
+        return retreat_orders(legal, valuation, rng, 0.0 if not plain else temperature)
+    if position.phase.is_adjustment:
+        return adjustment_orders(
+            position, power, legal, valuation, rng, 0.0 if not plain else temperature
+        )
+    if plain:
+        return list(
+            movement_orders(position, power, legal, valuation, rng, temperature, view).values()
+        )
+    avoid = _avoided(position, power, commitments)
+    candidates: list[list[Order]] = []
+    seen: set[frozenset[Order]] = set()
+    for i in range(CANDIDATES):
+        chosen = movement_orders(
+            position,
+            power,
+            legal,
+            valuation,
+            rng,
+            0.0 if i == 0 else temperature + 0.05 * i,
+            view,
+            avoid,
+        )
+        chosen = add_convoys(b, view, position, power, legal, chosen, valuation, eager=i % 2 == 1)
+        chosen = add_supports(position, power, legal, chosen, valuation, eager=i % 3 == 2)
+        _honour(chosen, legal, commitments.supports)
+        orders = [chosen[loc] for loc in sorted(chosen)]
+        key = frozenset(orders)
+        if key not in seen:
+            seen.add(key)
+            candidates.append(orders)
+    replies = likely_replies(b, view, position, power, rng, counts)
+    return best_candidate(b, view, position, power, candidates, replies, valuation, character.risk)
+
+
+def likely_replies(
+    board: Board,
+    view: MapView,
+    position: Position,
+    power: str,
+    rng: random.Random,
+    counts: dict[str, dict[str, int]],
+) -> list[dict[str, list[Order]]]:
+    """A few order sets for every other power, drawn from the baseline with its own values."""
+    mine = counts.get(power, {})
+    # only the powers whose units could meet ours matter to the outcome
+    near = [
+        other
+        for other, reach in sorted(counts.items())
+        if other != power and any(p in mine for p in reach)
+    ]
+    valuations: dict[str, tuple[Valuation, dict[str, list[Order]]]] = {}
+    for other in near:
+        legal = possible_orders(position, other, board)
+        if legal:
+            valuations[other] = (
+                value_position(view, position, other, BASE_WEIGHTS, None, counts),
+                legal,
+            )
+    replies: list[dict[str, list[Order]]] = []
+    for i in range(REPLIES):
+        reply: dict[str, list[Order]] = {}
+        for other, (valuation, legal) in valuations.items():
+            chosen = movement_orders(
+                position,
+                other,
+                legal,
+                valuation,
+                rng,
+                0.0 if i == 0 else PLAIN_TEMPERATURE * 2,
+                view,
+            )
+            reply[other] = list(chosen.values())
+        replies.append(reply)
+    return replies
+
+
+def describe(orders: list[Order]) -> list[str]:
+    """Canonical text, one order per line, sorted: the CLI's and the bulletins' form."""
+    return sorted(str(o) for o in orders)
+
+
+__all__ = ["Commitments", "Move", "SupportMove", "bot_orders", "describe"]

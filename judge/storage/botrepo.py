@@ -1,0 +1,89 @@
+"""Loading and saving one game's ``Council`` (computer powers, ledger, trust) as table rows.
+
+Every function takes the caller's Session: the caller owns the transaction, so a phase's
+verdicts and trust change commit together with the phase itself.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.bots.council import Council
+from judge.bots.ledger import Agreement as Promise
+from judge.bots.ledger import Status
+from judge.bots.proposals import from_terms
+from judge.storage.models_bots import Agreement, BotSeat, Trust
+
+
+def load_council(session: Session, game_id: int) -> Council | None:
+    """The game's council, or None when the computer plays no power in it."""
+    seats = list(session.scalars(select(BotSeat).where(BotSeat.game_id == game_id)))
+    if not seats:
+        return None
+    council = Council({s.power: s.personality for s in seats})
+    for seat in seats:
+        council.announced |= {(seat.power, leader) for leader in seat.announced}
+    rows = session.scalars(
+        select(Agreement).where(Agreement.game_id == game_id).order_by(Agreement.number)
+    )
+    for row in rows:
+        council.agreements.append(
+            Promise(
+                row.number,
+                from_terms(row.proposer, row.partner, row.terms),
+                row.since_phase,
+                Status(row.status),
+                row.broken_by,
+                row.evidence,
+            )
+        )
+    for t in session.scalars(select(Trust).where(Trust.game_id == game_id)):
+        council.trust.values[(t.holder, t.other)] = t.value
+        if t.betrayals:
+            council.trust.betrayals[(t.holder, t.other)] = t.betrayals
+    return council
+
+
+def save_council(session: Session, game_id: int, council: Council) -> None:
+    """Write the council back: new rows added, changed rows updated, nothing deleted."""
+    seats = {s.power: s for s in session.scalars(select(BotSeat).where(BotSeat.game_id == game_id))}
+    for power, name in sorted(council.characters.items()):
+        seat = seats.get(power)
+        if seat is None:
+            seat = BotSeat(game_id=game_id, power=power, personality=name, announced=[])
+            session.add(seat)
+        seat.personality = name
+        seat.announced = sorted(leader for who, leader in council.announced if who == power)
+    stored = {
+        a.number: a for a in session.scalars(select(Agreement).where(Agreement.game_id == game_id))
+    }
+    for promise in council.agreements:
+        row = stored.get(promise.number)
+        if row is None:
+            row = Agreement(
+                game_id=game_id,
+                number=promise.number,
+                proposer=promise.proposal.proposer,
+                partner=promise.proposal.partner,
+                kind=promise.proposal.kind.value,
+                terms=promise.proposal.terms(),
+                since_phase=promise.since,
+            )
+            session.add(row)
+        row.since_phase = promise.since
+        row.status = promise.status.value
+        row.broken_by = promise.broken_by
+        row.evidence = promise.evidence
+    levels = {
+        (t.holder, t.other): t
+        for t in session.scalars(select(Trust).where(Trust.game_id == game_id))
+    }
+    for (holder, other), value in sorted(council.trust.values.items()):
+        level = levels.get((holder, other))
+        if level is None:
+            level = Trust(game_id=game_id, holder=holder, other=other)
+            session.add(level)
+        level.value = value
+        level.betrayals = council.trust.betrayals.get((holder, other), 0)
+    session.flush()

@@ -1,0 +1,166 @@
+"""The order engine: legal orders in every phase for every power, cooperation, convoys, seeds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judge.adjudicator.adjudication import adjudicate
+from judge.adjudicator.geography import POWERS
+from judge.adjudicator.legality import Refusal, normalize
+from judge.adjudicator.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Retreat,
+    SupportMove,
+    UnitType,
+    Waive,
+)
+from judge.adjudicator.position import Position
+from judge.adjudicator.possible import random_orders
+from judge.bots.engine import Commitments, bot_orders, describe
+from judge.bots.personality import PERSONALITIES
+
+CENTRES = {
+    "GERMANY": ["BEL", "MUN"],
+    "FRANCE": ["PAR", "BRE", "MAR"],
+    "ENGLAND": ["LON", "EDI", "LVP"],
+}
+
+
+def _play(seed: int, years: int, plain_for: frozenset[str] = frozenset()):
+    """A seeded game of bots (some plain) yielding every position and the orders given in it."""
+    rng = random.Random(seed)
+    people = sorted(PERSONALITIES)
+    position = Position.initial()
+    while position.phase.year < 1901 + years:
+        orders = {
+            power: bot_orders(
+                position, power, rng, people[i % len(people)], plain=power in plain_for
+            )
+            for i, power in enumerate(POWERS)
+        }
+        yield position, orders
+        position = adjudicate(position, orders).position
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_order_in_every_phase_is_legal(seed: int) -> None:
+    kinds = set()
+    for position, orders in _play(seed, 6, frozenset({"FRANCE", "TURKEY"})):
+        kinds.add(position.phase.kind.value)
+        for power, given in orders.items():
+            for order in given:
+                assert not isinstance(normalize(position, power, order), Refusal), (
+                    f"{position.phase} {power}: {order}"
+                )
+            if position.phase.is_movement:
+                # one order per unit, nobody left out
+                assert sorted(o.location for o in given) == sorted(
+                    u.location for u in position.units_of(power)
+                )
+            elif position.phase.is_retreat:
+                mine = [
+                    d.unit.location for d in position.dislodged.values() if d.unit.power == power
+                ]
+                assert sorted(o.location for o in given) == sorted(mine)
+                assert all(isinstance(o, Retreat | Disband) for o in given)
+            else:
+                owed = len(position.centers_of(power)) - len(position.units_of(power))
+                if owed < 0:
+                    assert len(given) == -owed and all(isinstance(o, Disband) for o in given)
+                elif owed > 0:
+                    assert given and all(isinstance(o, Build | Waive) for o in given)
+                    assert len([o for o in given if isinstance(o, Build)]) <= owed
+    assert kinds == {"M", "R", "A"}
+
+
+def test_same_seed_same_orders_and_different_seeds_vary() -> None:
+    position = Position.initial()
+    first = {p: describe(bot_orders(position, p, random.Random(7))) for p in POWERS}
+    again = {p: describe(bot_orders(position, p, random.Random(7))) for p in POWERS}
+    assert first == again
+    draws = {
+        tuple(describe(bot_orders(position, "GERMANY", random.Random(s), "aggressive")))
+        for s in range(12)
+    }
+    assert len(draws) > 1
+
+
+def test_army_is_convoyed_by_own_fleet_to_a_neutral_centre() -> None:
+    position = Position.from_lists("F1901M", {"ENGLAND": ["A YOR", "F NTH", "F LON"]}, CENTRES)
+    orders = bot_orders(position, "ENGLAND", random.Random(1))
+    moves = [o for o in orders if isinstance(o, Move) and o.location == "YOR"]
+    convoys = [o for o in orders if isinstance(o, Convoy)]
+    assert moves and convoys
+    assert convoys[0].army == "YOR" and convoys[0].target == moves[0].target
+    after = adjudicate(position, {"ENGLAND": orders}).position
+    assert after.units[moves[0].target].power == "ENGLAND"
+
+
+def test_units_support_an_attack_on_a_defended_centre() -> None:
+    # the lone German army holds Belgium; two French armies beside it, nothing else to take
+    centres = {"GERMANY": ["BEL", "MUN", "KIE", "BER"], "FRANCE": ["PAR", "BRE", "MAR"]}
+    position = Position.from_lists(
+        "F1901M", {"FRANCE": ["A PIC", "A BUR"], "GERMANY": ["A BEL", "A MUN", "A RUH"]}, centres
+    )
+    orders = bot_orders(position, "FRANCE", random.Random(3), "aggressive")
+    supports = [o for o in orders if isinstance(o, SupportMove)]
+    assert supports, describe(orders)
+    supported = supports[0]
+    mover = next(o for o in orders if isinstance(o, Move) and o.location == supported.supported)
+    assert mover.target == supported.target
+
+
+def test_builds_use_free_home_centres_and_removals_take_the_worst_units() -> None:
+    position = Position.from_lists(
+        "W1901A", {"FRANCE": ["A PAR"]}, {"FRANCE": ["PAR", "BRE", "MAR", "SPA", "POR"]}
+    )
+    orders = bot_orders(position, "FRANCE", random.Random(1))
+    assert sorted(o.location for o in orders) == ["BRE", "MAR"]
+    shrink = Position.from_lists(
+        "W1901A", {"FRANCE": ["A PAR", "A BUR", "F MAO"]}, {"FRANCE": ["PAR", "BRE"]}
+    )
+    removal = bot_orders(shrink, "FRANCE", random.Random(1))
+    assert len(removal) == 1 and isinstance(removal[0], Disband)
+
+
+def test_retreats_go_to_distinct_places_or_disband() -> None:
+    start = Position.from_lists(
+        "S1901M", {"GERMANY": ["A MUN", "A RUH"], "FRANCE": ["A BUR", "A PAR"]}, None
+    )
+    a = UnitType.ARMY
+    german = [Move(a, "MUN", "BUR"), SupportMove(a, "RUH", a, "MUN", "BUR")]
+    after = adjudicate(start, {"GERMANY": german, "FRANCE": [Move(a, "BUR", "MUN")]}).position
+    assert after.phase.is_retreat and "BUR" in after.dislodged
+    retreat = bot_orders(after, "FRANCE", random.Random(1))
+    assert len(retreat) == 1 and isinstance(retreat[0], Retreat)
+    assert not isinstance(normalize(after, "FRANCE", retreat[0]), Refusal)
+
+
+def test_commitments_keep_out_of_promised_places_and_give_promised_support() -> None:
+    position = Position.initial()
+    promised = SupportMove(UnitType.ARMY, "MAR", UnitType.ARMY, "PAR", "BUR")
+    orders = bot_orders(
+        position,
+        "FRANCE",
+        random.Random(2),
+        commitments=Commitments(avoid=frozenset({"BUR", "PIC"}), supports=(promised,)),
+    )
+    assert promised in orders
+    assert all(not (isinstance(o, Move) and o.target in ("BUR", "PIC")) for o in orders)
+
+
+def test_bot_beats_random_players_in_a_short_game() -> None:
+    """Not a benchmark: one seeded game, the bot must end above every random player."""
+    rng = random.Random(11)
+    position = Position.initial()
+    while position.phase.year < 1905:
+        orders = {p: random_orders(position, p, rng) for p in POWERS if p != "RUSSIA"}
+        orders["RUSSIA"] = bot_orders(position, "RUSSIA", rng)
+        position = adjudicate(position, orders).position
+    counts = {p: len(position.centers_of(p)) for p in POWERS}
+    assert counts["RUSSIA"] > max(v for p, v in counts.items() if p != "RUSSIA")

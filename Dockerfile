@@ -1,6 +1,17 @@
 # The judge in a container: `judge serve` as an unprivileged user, SQLite on a volume.
 # Settings come from JUDGE_* environment variables (see config/judge.example.toml);
 # `judge serve` runs `alembic upgrade head` itself before it opens any port.
+
+# Stage 1: the wheel, built from the package's own files only (templates and migrations are
+# package data inside it)
+FROM python:3.11-slim-bookworm AS wheel
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY judge ./judge
+RUN pip wheel --no-deps -w /dist .
+
+# Stage 2: the wheel installed with the PostgreSQL extra, no source tree
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,15 +29,11 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 judge \
     && useradd --system --uid 10001 --gid judge --home-dir /var/lib/judge judge
 
-WORKDIR /opt/judge
-# migrations/ and templates/ are read from beside the package, so the tree stays in place
-# and the package is installed editable on top of it
-COPY pyproject.toml README.md alembic.ini ./
-COPY judge ./judge
-COPY migrations ./migrations
-COPY templates ./templates
-COPY config ./config
-RUN pip install -e . \
+COPY --from=wheel /dist /tmp/dist
+COPY config/judge.example.toml /etc/judge/judge.example.toml
+RUN wheel="$(ls /tmp/dist/judge-*.whl)" \
+    && pip install "${wheel}[postgres]" \
+    && rm -rf /tmp/dist \
     && mkdir -p /var/lib/judge \
     && chown judge:judge /var/lib/judge
 

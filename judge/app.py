@@ -18,9 +18,10 @@ import contextlib
 import importlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from judge.mail.decoding import decode
 from judge.mail.imap import ImapPoller
@@ -61,7 +62,7 @@ class AppContext:
         self.stopping.set()
 
 
-Component = Callable[[AppContext], Awaitable[None]]
+Component = Callable[[AppContext], Coroutine[Any, Any, None]]
 
 
 def discover_components(names: Sequence[str] = DEFAULT_COMPONENTS) -> list[Component]:

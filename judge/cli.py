@@ -6,6 +6,8 @@ import argparse
 import importlib
 import sys
 
+from judge.settings import ConfigError
+
 # Modules that each define register(subparsers); imported lazily so `judge parse` never pays
 # for SQLAlchemy or the mail stack.
 _COMMAND_MODULES = (
@@ -37,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except ConfigError as exc:
+        # an operator's mistake (a misspelt setting, a missing driver): one line, no traceback
+        parser.exit(2, f"judge: error: {exc}\n")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from judge.adjudicator.datc import KNOWN_WRONG, DatcFormatError, parse_cases, ru
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
 
 
-def _handler_for_requests() -> Callable[[Any], dict]:
+def _handler_for_requests() -> Callable[[Any], dict[str, Any]]:
     """House rules answer the same contract when the rules package provides them."""
     try:
         from judge.rules.house_jsonio import adjudicate_json_with_rules

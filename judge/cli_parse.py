@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from judge.adjudicator.geography import standard_board
 from judge.adjudicator.orders import NotationError, parse_unit
@@ -23,7 +24,7 @@ from judge.adjudicator.position import Dislodged, Position
 from judge.parsing import LANGS, parse_orders
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "parse",
         help="read order lines (en/fr/it) on stdin, print canonical orders or errors",
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _json_arg(value: str | None) -> object:
+def _json_arg(value: str | None) -> Any:
     if value is None:
         return None
     if value.startswith("@"):
@@ -68,9 +69,9 @@ def _position(args: argparse.Namespace) -> tuple[Position | None, Phase | None]:
             unit = parse_unit(text, power)
             if not board.is_location(unit.location):
                 raise ValueError(f"unknown location in unit {text!r}")
-    position = Position.from_lists(phase, units, _json_arg(args.centers))  # type: ignore[arg-type]
+    position = Position.from_lists(phase, units, _json_arg(args.centers))
     dislodged = _json_arg(args.dislodged) or {}
-    for power, entries in dislodged.items():  # type: ignore[union-attr]
+    for power, entries in dislodged.items():
         for text, retreats in entries.items():
             unit = parse_unit(text, power)
             position.dislodged[unit.province] = Dislodged(unit, None, tuple(retreats))

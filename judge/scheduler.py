@@ -54,9 +54,7 @@ class DeadlineScheduler:
         self.settings = settings
         self.now = now
         self.on_work = on_work  # e.g. wake the outbox sender: bulletins are waiting
-        self.sweep_seconds = float(
-            sweep_seconds or settings.extra.get("scheduler_sweep_seconds", DEFAULT_SWEEP_SECONDS)
-        )
+        self.sweep_seconds = float(sweep_seconds or settings.scheduler_sweep_seconds)
         self.scheduler = AsyncIOScheduler(
             timezone=UTC,
             # a late wake-up still runs (misfire None); several missed fire times run once

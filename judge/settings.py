@@ -1,9 +1,17 @@
 """Typed settings: defaults < TOML file (``--config`` or JUDGE_CONFIG) < JUDGE_* environment.
 
-Every field ``name`` can be set in the TOML file as a top-level key ``name`` and in the
-environment as ``JUDGE_<NAME>``; the environment names listed in the issue (JUDGE_DATABASE_URL,
-JUDGE_ADDRESS, JUDGE_LMTP_HOST ...) are a fixed interface. Unknown TOML keys are kept in
-``extra`` so other parts of the judge can read their own options without a schema change here.
+Every setting is declared once below, as a field of :class:`Settings` with its type, default,
+section and one line of help (``setting(...)``). A field ``name`` is set in the TOML file as the
+top-level key ``name`` and in the environment as ``JUDGE_<NAME>``; the environment names of
+``../shared/design.md`` (JUDGE_DATABASE_URL, JUDGE_ADDRESS, JUDGE_LMTP_HOST ...) are a fixed
+interface. A key that is not declared, in the file or as a JUDGE_* variable, is an error that
+names it: a misspelt setting never silently falls back to its default.
+``config/judge.example.toml`` is generated from these declarations
+(``python scripts/write_example_config.py``, checked by tests/test_settings.py).
+
+Hand-written on dataclasses and tomllib rather than pydantic-settings: the whole judge and its
+tests build and copy ``Settings`` as a frozen dataclass (``dataclasses.replace``), the types are
+five simple ones, and pydantic-settings would still not reject an unknown ``JUDGE_*`` variable.
 """
 
 from __future__ import annotations
@@ -12,101 +20,198 @@ import dataclasses
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 SECURITY_MODES = ("none", "starttls", "ssl")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+ENV_PREFIX = "JUDGE_"
+# JUDGE_* variables that are not settings: the config file's name, and the test suite's switches
+# (they are in the environment of every judge the tests start).
+OTHER_ENV = {
+    "JUDGE_CONFIG": "the TOML settings file",
+    "JUDGE_REQUIRE_SERVICES": "tests: a missing PostgreSQL, Dovecot or Chromium fails",
+    "JUDGE_TEST_POSTGRES_URL": "tests: the PostgreSQL server to create test databases on",
+    "JUDGE_UPDATE_GOLDEN": "tests: rewrite the golden files",
+}
+
+
+class ConfigError(ValueError):
+    """A setting, config file or installation problem that the operator must fix."""
+
+
+def setting(default: Any, doc: str, section: str = "", choices: tuple[str, ...] = ()) -> Any:
+    """Declare one setting; ``section`` starts a new part of the example file."""
+    return dataclasses.field(
+        default=default, metadata={"doc": doc, "section": section, "choices": choices}
+    )
 
 
 @dataclass(frozen=True)
 class Settings:
-    database_url: str = "sqlite:///judge.db"
-    address: str = "judge@localhost"
-    lmtp_host: str = "127.0.0.1"
-    lmtp_port: int = 8024
-    smtp_listen_port: int = 8025  # 0 disables the SMTP listener
-    smtp_host: str = "127.0.0.1"
-    smtp_port: int = 25
-    smtp_user: str = ""
-    smtp_password: str = ""
-    smtp_security: str = "none"
-    smtp_timeout_seconds: float = 30.0
-    smtp_ca_file: str = ""  # PEM file of CAs to trust for the relay's TLS; empty: the system's
-    # parallel connections to the relay, each with one message in flight: a crash re-sends
-    # at most this many messages
-    smtp_connections: int = 1
-    verp: bool = True  # envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats
-    imap_host: str = ""  # empty: no IMAP poller
-    imap_port: int = 993
-    imap_user: str = ""
-    imap_password: str = ""
-    imap_security: str = "ssl"
-    imap_folder: str = "INBOX"
-    imap_after_store: str = "delete"  # delete | seen | move:<folder>
-    imap_poll_seconds: float = 60.0
-    imap_idle_seconds: float = 600.0
-    imap_backoff_max_seconds: float = 300.0
-    web_port: int = 8080
-    web_host: str = "127.0.0.1"  # the archive's bind address (0.0.0.0 in a container)
-    max_message_bytes: int = 1_000_000
-    max_send_tries: int = 10
-    retry_base_seconds: float = 60.0
-    retry_max_seconds: float = 6 * 3600.0
-    replies_per_address_per_day: int = 50
-    # address confirmations (judge.service.confirm)
-    confirmations_per_address_per_day: int = 2
-    confirmations_per_sender_per_day: int = 5
-    confirmation_days: float = 7.0
-    # bounded work per mail: command lines read, wrong passwords before a seat locks
-    max_command_lines: int = 500
-    signon_failures_before_lock: int = 5
-    signon_lock_hours: float = 24.0
-    # raw mail is emptied this many days after it was handled (0: kept for ever)
-    raw_mail_retention_days: float = 14.0
-    drain_poll_seconds: float = 5.0
-    log_level: str = "INFO"
-    log_repeats_per_minute: int = 10  # one message template, warnings and up; 0: no limit
-    # connection limits (0: none). Above max_mail_connections a mail client gets a 421;
-    # above max_http_connections the archive answers 503.
-    max_mail_connections: int = 200
-    mail_idle_seconds: float = 300.0  # an LMTP/SMTP session silent this long is closed
-    max_http_connections: int = 200
-    http_idle_seconds: float = 5.0  # keep-alive of an idle HTTP connection
-    extra: dict[str, Any] = field(default_factory=dict)
+    database_url: str = setting(
+        "sqlite:///judge.db",
+        "SQLAlchemy URL. SQLite (relative to the working directory) is created and migrated at "
+        "start; PostgreSQL (pip install 'judge[postgres]'): "
+        '"postgresql+psycopg://user:password@host:5432/judge".',
+        section="storage")
+    address: str = setting(
+        "judge@localhost",
+        "The judge's own mail address: From of every outgoing mail, domain of "
+        "Message-IDs/List-Ids.", section="identity")
+    judge_name: str = setting(
+        "", "The judge's name in bulletins; empty: its address.")
+    create_allowed: tuple[str, ...] = setting(
+        (), "Addresses that may CREATE games (environment: comma-separated); empty: anyone.")
+    lmtp_host: str = setting(
+        "127.0.0.1",
+        'LMTP listener (point the MTA\'s delivery at it, e.g. Postfix "lmtp:inet:127.0.0.1:8024").',
+        section="mail in")
+    lmtp_port: int = setting(8024, "")
+    smtp_listen_port: int = setting(8025, "Plain SMTP listener on lmtp_host; 0 disables it.")
+    max_message_bytes: int = setting(
+        1_000_000,
+        'Mail larger than this is kept (cut) and answered "too big", never read as commands; '
+        "ten times this is refused by the listeners with 552.")
+    imap_host: str = setting("", "IMAP poller: empty imap_host disables it.")
+    imap_port: int = setting(993, "")
+    imap_user: str = setting("", "")
+    imap_password: str = setting("", "")
+    imap_security: str = setting("ssl", "", choices=SECURITY_MODES)
+    imap_folder: str = setting("INBOX", "")
+    imap_after_store: str = setting(
+        "delete",
+        'After a message is stored: "delete" (\\Seen \\Deleted + EXPUNGE), "seen", or '
+        '"move:<folder>".')
+    imap_poll_seconds: float = setting(
+        60.0, "Polling interval when the server has no IDLE (and the longest wait inside IDLE).")
+    imap_idle_seconds: float = setting(600.0, "")
+    imap_backoff_max_seconds: float = setting(300.0, "")
+    smtp_host: str = setting("127.0.0.1", "The relay every outgoing mail goes to.",
+                             section="mail out")
+    smtp_port: int = setting(25, "")
+    smtp_user: str = setting("", "")
+    smtp_password: str = setting("", "")
+    smtp_security: str = setting("none", "", choices=SECURITY_MODES)
+    smtp_timeout_seconds: float = setting(30.0, "")
+    smtp_ca_file: str = setting(
+        "", "CA certificates (PEM) to trust for the relay's TLS; empty: the system's.")
+    smtp_connections: int = setting(
+        1, "Parallel connections to the relay, each with one message in flight: a crash "
+        "re-sends at most this many messages.")
+    verp: bool = setting(
+        True, "Envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats.")
+    max_send_tries: int = setting(
+        10, "A message is dead after a 5xx answer or after this many tries (4xx, connection "
+        "errors).")
+    retry_base_seconds: float = setting(
+        60.0, "Backoff between tries: base * 2^(tries-1), at most max.")
+    retry_max_seconds: float = setting(6 * 3600.0, "")
+    replies_per_address_per_day: int = setting(
+        50, "Replies to one address in 24 hours beyond this are dropped (logged), to break loops.")
+    max_mail_connections: int = setting(
+        200, "Connection limits (0: none). Above max_mail_connections a mail client gets a 421.",
+        section="limits")
+    mail_idle_seconds: float = setting(
+        300.0, "An LMTP/SMTP session silent this long is closed.")
+    max_http_connections: int = setting(
+        200, "Above max_http_connections the archive answers 503.")
+    http_idle_seconds: float = setting(5.0, "Keep-alive of an idle HTTP connection.")
+    drain_poll_seconds: float = setting(
+        5.0, "How often the inbox and outbox drains look at the database when nothing woke them.",
+        section="running")
+    scheduler_sweep_seconds: float = setting(
+        30.0, "How often the deadline scheduler re-reads the deadlines (a GM may have moved one) "
+        "and processes games whose orders are all in.")
+    web_port: int = setting(
+        8080, "The web archive: port and bind address (0.0.0.0 in a container).")
+    web_host: str = setting("127.0.0.1", "")
+    log_level: str = setting("INFO", "DEBUG | INFO | WARNING | ERROR (any case).")
+    log_repeats_per_minute: int = setting(
+        10, "Log lines of one message template per minute, warnings and up; 0: no limit.")
+    confirmations_per_address_per_day: int = setting(
+        2, "Confirmations (a token the address answers) sent to one address in 24 hours.",
+        section="abuse")
+    confirmations_per_sender_per_day: int = setting(
+        5, "Confirmations one sender's mail may cause in 24 hours.")
+    confirmation_days: float = setting(
+        7.0, "An unanswered confirmation (and the mail it holds) expires after this many days.")
+    max_command_lines: int = setting(
+        500, "Command lines read per mail; the reply says how many were not read.")
+    signon_failures_before_lock: int = setting(
+        5, "Wrong passwords for one seat before it locks (the GM is told once).")
+    signon_lock_hours: float = setting(24.0, "How long a locked seat stays locked.")
+    raw_mail_retention_days: float = setting(
+        14.0, "Raw mail is emptied this many days after it was handled (0: kept for ever).")
 
     @property
     def domain(self) -> str:
         return self.address.rpartition("@")[2] or "localhost"
 
     def validate(self) -> Settings:
-        for name in ("smtp_security", "imap_security"):
-            if getattr(self, name) not in SECURITY_MODES:
-                raise ValueError(f"{name} must be one of {', '.join(SECURITY_MODES)}")
+        for f in dataclasses.fields(self):
+            choices = f.metadata.get("choices")
+            if choices and getattr(self, f.name) not in choices:
+                raise ConfigError(f"{f.name} must be one of {', '.join(choices)}")
+        if self.log_level.upper() not in LOG_LEVELS:
+            raise ConfigError(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.max_message_bytes <= 0:
-            raise ValueError("max_message_bytes must be positive")
+            raise ConfigError("max_message_bytes must be positive")
         for name in ("max_command_lines", "signon_failures_before_lock",
                      "confirmations_per_address_per_day", "confirmations_per_sender_per_day"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
+                raise ConfigError(f"{name} must be at least 1")
         return self
 
 
-def _coerce(kind: Any, value: Any, name: str) -> Any:
-    # dataclass annotations are strings under `from __future__ import annotations`
-    kind = kind if isinstance(kind, str) else getattr(kind, "__name__", str(kind))
+@cache
+def declared() -> dict[str, tuple[type, dataclasses.Field[Any]]]:
+    """Every setting: name -> (its type: str, int, float, bool or tuple, its field)."""
+    hints = get_type_hints(Settings)
+    out: dict[str, tuple[type, dataclasses.Field[Any]]] = {}
+    for f in dataclasses.fields(Settings):
+        hint = hints[f.name]
+        out[f.name] = (getattr(hint, "__origin__", hint), f)
+    return out
+
+
+def _from_toml(name: str, kind: type, value: Any) -> Any:
+    ok = {
+        str: isinstance(value, str),
+        # bool is an int in Python, never in a config file
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, int | float) and not isinstance(value, bool),
+        bool: isinstance(value, bool),
+        tuple: isinstance(value, list) and all(isinstance(v, str) for v in value),
+    }[kind]
+    if not ok:
+        wanted = "a list of strings" if kind is tuple else f"a {kind.__name__}"
+        raise ConfigError(f"setting {name}: {value!r} is not {wanted}")
+    return tuple(value) if kind is tuple else float(value) if kind is float else value
+
+
+def _from_env(name: str, kind: type, text: str) -> Any:
     try:
-        if kind == "int":
-            return int(value)
-        if kind == "float":
-            return float(value)
-        if kind == "bool":
-            if isinstance(value, str):
-                return value.strip().lower() in ("1", "true", "yes", "on")
-            return bool(value)
-        return str(value)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"setting {name}: cannot read {value!r} as {kind}") from exc
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+        if kind is bool:
+            word = text.strip().lower()
+            if word in ("1", "true", "yes", "on"):
+                return True
+            if word in ("0", "false", "no", "off", ""):
+                return False
+            raise ValueError(text)
+        if kind is tuple:
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        return text
+    except ValueError as exc:
+        raise ConfigError(
+            f"setting {name} (JUDGE_{name.upper()}): cannot read {text!r} as {kind.__name__}"
+        ) from exc
 
 
 def load(
@@ -116,21 +221,28 @@ def load(
 ) -> Settings:
     """Build Settings from defaults, then the TOML file, then the environment, then overrides."""
     env = os.environ if environ is None else environ
-    fields = {f.name: f for f in dataclasses.fields(Settings) if f.name != "extra"}
+    fields = declared()
     values: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
     path = config_path or env.get("JUDGE_CONFIG")
     if path:
-        with Path(path).open("rb") as fh:
-            data = tomllib.load(fh)
+        try:
+            with Path(path).open("rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"config file {path}: {exc}") from exc
         for key, value in data.items():
-            if key in fields:
-                values[key] = _coerce(fields[key].type, value, key)
-            else:
-                extra[key] = value
-    for name, f in fields.items():
-        env_value = env.get(f"JUDGE_{name.upper()}")
-        if env_value is not None:
-            values[name] = _coerce(f.type, env_value, name)
+            if key not in fields:
+                raise ConfigError(f"config file {path}: unknown setting {key!r}")
+            values[key] = _from_toml(key, fields[key][0], value)
+    for key, text in env.items():
+        if not key.startswith(ENV_PREFIX) or key in OTHER_ENV:
+            continue
+        name = key[len(ENV_PREFIX):].lower()
+        if name not in fields:
+            raise ConfigError(f"unknown setting in the environment: {key}")
+        values[name] = _from_env(name, fields[name][0], text)
+    unknown = sorted(set(overrides) - set(fields))
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}")
     values.update(overrides)
-    return Settings(**values, extra=extra).validate()
+    return Settings(**values).validate()

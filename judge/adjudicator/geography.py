@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 # The standard map's powers, kept for callers that predate variants; code that serves a game
 # asks its variant (``Variant.powers``, ``Board.powers``) instead.
@@ -27,7 +28,7 @@ class Province:
     supply_center: bool
     home: str | None
     coasts: tuple[str, ...]
-    names: dict = field(hash=False, compare=False)
+    names: dict[str, Any] = field(hash=False, compare=False)
 
     @property
     def is_sea(self) -> bool:
@@ -50,7 +51,7 @@ class Board:
     starting_units: dict[str, tuple[str, ...]]
     locations: frozenset[str]
     # names of coast rows (BUL/EC...) per language, for the parsers
-    coast_names: dict[str, dict]
+    coast_names: dict[str, dict[str, Any]]
     # the powers of this map, in their conventional (alphabetical) order
     powers: tuple[str, ...] = POWERS
     name: str = "standard"
@@ -134,7 +135,7 @@ def _province_graph(board: Board) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in graph.items()}
 
 
-def board_from_json(raw: dict) -> Board:
+def board_from_json(raw: dict[str, Any]) -> Board:
     """A board from the ``map.json`` shape (see ``judge/variants/standard/map.json``)."""
     provinces: dict[str, Province] = {}
     army: dict[str, frozenset[str]] = {}

@@ -8,6 +8,8 @@ the only reachable coast filled in, a coast on an army's destination dropped) or
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal
+
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import (
     army_could_be_convoyed,
@@ -33,6 +35,9 @@ from judge.adjudicator.orders import (
 from judge.adjudicator.phase import PhaseType
 from judge.adjudicator.position import Position
 from judge.adjudicator.refusals import Refusal
+
+if TYPE_CHECKING:  # order_plans imports this module
+    from judge.adjudicator.order_plans import Plan, SupportPlan
 
 ARMY = UnitType.ARMY
 FLEET = UnitType.FLEET
@@ -111,7 +116,9 @@ def _move_geography(board: Board, unit: Unit, order: Move) -> Order | Refusal:
     return Move(FLEET, unit.location, target)
 
 
-def _convoy(units: dict[str, Unit], board: Board, unit: Unit, order: Convoy):
+def _convoy(
+    units: dict[str, Unit], board: Board, unit: Unit, order: Convoy
+) -> Convoy | Refusal:
     if unit.type is not FLEET:
         return Refusal.CONVOY_BY_ARMY
     if not board.provinces[unit.province].is_sea:
@@ -154,13 +161,14 @@ class _Memo:
         self.board = board
         self.province = {loc: loc.split("/", 1)[0] for loc in board.locations}
         # (the order or refusal, whether the army must go by sea): the fleets are checked apart
-        self.moves: dict[tuple, tuple[Order | Refusal, bool]] = {}
-        self.reach: dict[tuple, bool] = {}
-        self.supported: dict[tuple, str | Refusal] = {}
-        self.convoys: dict[tuple, Order | Refusal] = {}
-        # per-order answers of the movement phase's fast path (order_plans.py)
-        self.plans: dict = {}
-        self.support_plans: dict = {}
+        self.moves: dict[tuple[UnitType, str, str, bool], tuple[Order | Refusal, bool]] = {}
+        self.reach: dict[tuple[UnitType, str, str], bool] = {}
+        self.supported: dict[tuple[UnitType, str, str], str | Refusal] = {}
+        self.convoys: dict[tuple[UnitType, str, str, str], Order | Refusal] = {}
+        # per-order answers of the movement phase's fast path (order_plans.py): a Plan, or
+        # False for an order the general path handles; a SupportPlan
+        self.plans: dict[tuple[object, ...], Plan | Literal[False]] = {}
+        self.support_plans: dict[tuple[object, ...], SupportPlan] = {}
 
     def reaches(self, unit_type: UnitType, location: str, province: str) -> bool:
         key = (unit_type, location, province)
@@ -170,6 +178,7 @@ class _Memo:
         return found
 
 
+MovementMemo = _Memo  # the memo's name for the modules of the movement phase
 _MEMOS: dict[int, _Memo] = {}
 
 
@@ -195,11 +204,12 @@ def normalize_with(
     memo: _Memo, units: dict[str, Unit], power: str, order: Order
 ) -> Order | Refusal:
     """``normalize_movement`` with the board's memo already in hand (the adjudicator's hot path)."""
-    kind = order.__class__
-    if kind not in _MOVEMENT_KINDS:
+    # ``type(order) is Kind`` at each test (not one ``__class__`` kept in a local): as fast, and
+    # mypy narrows ``order`` by it
+    if isinstance(order, _OTHER_KINDS):
         return Refusal.WRONG_PHASE
     board = memo.board
-    prov = memo.province.get(order.location)  # type: ignore[union-attr]
+    prov = memo.province.get(order.location)
     if prov is None:
         return Refusal.UNKNOWN_LOCATION
     unit = units.get(prov)
@@ -207,27 +217,30 @@ def normalize_with(
         return Refusal.NO_UNIT
     if unit.power != power:
         return Refusal.NOT_YOUR_UNIT
-    if unit.type is not order.unit_type:  # type: ignore[union-attr]
+    if unit.type is not order.unit_type:
         return Refusal.WRONG_UNIT_TYPE
-    if kind is Hold:
-        return order if order.location == unit.location else Hold(unit.type, unit.location)  # type: ignore[union-attr]
-    if kind is Move:
-        entry = move_entry(memo, unit, order)  # type: ignore[arg-type]
-        if entry[1] and not fleets_could_carry(units, board, prov, entry[0].target):  # type: ignore[union-attr]
+    if type(order) is Hold:
+        return order if order.location == unit.location else Hold(unit.type, unit.location)
+    if type(order) is Move:
+        answer, by_sea = move_entry(memo, unit, order)
+        # by_sea only for an army's legal move
+        if by_sea and type(answer) is Move and not fleets_could_carry(
+            units, board, prov, answer.target
+        ):
             return Refusal.NO_FLEETS_TO_CONVOY
-        return entry[0]
-    if kind is Convoy:
-        army_prov = memo.province.get(order.army)  # type: ignore[union-attr]
+        return answer
+    if type(order) is Convoy:
+        army_prov = memo.province.get(order.army)
         army = units.get(army_prov) if army_prov is not None else None
-        if army is None or army.type is not ARMY:
+        if army is None or army.type is not ARMY or army_prov is None:
             return Refusal.NO_CONVOYED_ARMY
-        key = (unit.type, unit.location, army_prov, order.target)  # type: ignore[union-attr]
-        result = memo.convoys.get(key)
+        ckey = (unit.type, unit.location, army_prov, order.target)
+        result = memo.convoys.get(ckey)
         if result is None:
-            result = memo.convoys[key] = _convoy(units, board, unit, order)  # type: ignore[arg-type]
+            result = memo.convoys[ckey] = _convoy(units, board, unit, order)
         return result
     # the supported unit, found through the memo's location table (this runs for every support)
-    supported = order.supported  # type: ignore[union-attr]
+    supported = order.supported
     other_prov = memo.province.get(supported)
     if other_prov is None:
         return Refusal.UNKNOWN_LOCATION
@@ -236,10 +249,10 @@ def normalize_with(
     other = units.get(other_prov)
     if other is None:
         return Refusal.NO_SUPPORTED_UNIT
-    if other.type is not order.supported_type:  # type: ignore[union-attr]
+    if other.type is not order.supported_type:
         return Refusal.WRONG_SUPPORTED_TYPE
     reach = memo.reach
-    if kind is SupportHold:
+    if type(order) is SupportHold:
         key = (unit.type, unit.location, other_prov)
         found = reach.get(key)
         if found is None:
@@ -249,7 +262,7 @@ def normalize_with(
         if supported == other.location:
             return order
         return SupportHold(unit.type, unit.location, other.type, other.location)
-    target = order.target  # type: ignore[union-attr]
+    target = order.target
     target_prov = memo.province.get(target)
     if target_prov is None:
         return Refusal.UNKNOWN_LOCATION
@@ -267,11 +280,11 @@ def normalize_with(
     written = memo.supported.get(key)
     if written is None:
         written = memo.supported[key] = _supported_target(board, other, target)
-    if written.__class__ is Refusal:
-        return written  # type: ignore[return-value]
+    if isinstance(written, Refusal):
+        return written
     if supported == other.location and target == written:
         return order
-    return SupportMove(unit.type, unit.location, other.type, other.location, written)  # type: ignore[arg-type]
+    return SupportMove(unit.type, unit.location, other.type, other.location, written)
 
 
 def move_entry(memo: _Memo, unit: Unit, order: Move) -> tuple[Order | Refusal, bool]:
@@ -281,9 +294,9 @@ def move_entry(memo: _Memo, unit: Unit, order: Move) -> tuple[Order | Refusal, b
     if entry is None:
         result = _move_geography(memo.board, unit, order)
         by_sea = (
-            result.__class__ is Move
+            type(result) is Move
             and unit.type is ARMY
-            and result.target not in memo.board.army_adjacency[unit.province]  # type: ignore[union-attr]
+            and result.target not in memo.board.army_adjacency[unit.province]
         )
         entry = memo.moves[key] = (result, by_sea)
     return entry
@@ -306,7 +319,8 @@ def _supported_target(board: Board, other: Unit, target: str) -> str | Refusal:
     return written
 
 
-_MOVEMENT_KINDS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
+# the orders that are not movement orders (every order class is final, so this is exact)
+_OTHER_KINDS = (Retreat, Disband, Build, Waive)
 
 
 def _retreat(position: Position, power: str, order: Order, board: Board) -> Order | Refusal:

@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import (
+    MovementMemo,
     Refusal,
     fleets_at_sea,
     movement_memo,
     normalize_with,
 )
 from judge.adjudicator.order_index import OrderIndex
-from judge.adjudicator.order_plans import NO_PLAN, make_plan
+from judge.adjudicator.order_plans import NO_PLAN, PlanKey, SupportPlan, make_plan
 from judge.adjudicator.orders import (
     Convoy,
     Hold,
@@ -81,13 +82,16 @@ def adjudicate_movement(
 
 
 def _read(
-    memo,
+    memo: MovementMemo,
     units: dict[str, Unit],
-    orders: Mapping[str, Sequence[Order]],  # noqa: ANN001
+    orders: Mapping[str, Sequence[Order]],
 ) -> tuple[Read, dict[str, Order], set[str], OrderIndex]:
     """Check every order; the first order for a unit governs it, a second is a duplicate.
 
     The governing legal orders go into ``legal`` and, sorted by kind, into the resolver's index.
+    Orders are told apart by ``type(order) is Kind``, written out at each test: as fast as one
+    ``order.__class__`` kept in a local (``type`` of one argument is a specialised call), and
+    it is the form that lets mypy narrow ``order`` to that kind.
     """
     board = memo.board
     province = memo.province
@@ -110,17 +114,18 @@ def _read(
         mine: list[tuple[Order, Order | Refusal, str | None]] = []
         read.append((power, mine))
         for order in given:
-            kind = order.__class__
-            if kind is Move or kind is Hold:
+            norm: Order | Refusal
+            if type(order) is Move or type(order) is Hold:
                 # keyed by a tuple of the fields: its hash and equality run in C, an order's
                 # (dataclass methods) in Python
-                if kind is Move:
-                    key = (order.location, order.target, order.via_convoy, order.unit_type)  # type: ignore[union-attr]
+                key: PlanKey
+                if type(order) is Move:
+                    key = (order.location, order.target, order.via_convoy, order.unit_type)
                 else:
-                    key = (order.location, order.unit_type)  # type: ignore[union-attr]
+                    key = (order.location, order.unit_type)
                 plan = plans.get(key)
                 if plan is None:  # first sight of this order
-                    plan = plans[key] = make_plan(memo, order, power)  # type: ignore[arg-type]
+                    plan = plans[key] = make_plan(memo, order, power)
                 if plan is NO_PLAN:
                     norm = normalize_with(memo, units, power, order)
                 else:
@@ -136,7 +141,7 @@ def _read(
                         target_loc,
                         army,
                         at_sea,
-                    ) = plan  # type: ignore[misc]
+                    ) = plan
                     unit = units.get(prov)
                     if (unit is expected and power is epower) or (
                         unit is not None
@@ -145,15 +150,16 @@ def _read(
                         and unit.location == loc
                     ):
                         # the unit stands as planned: the cached answer holds
-                        if by_sea and not _carried(units, board, prov, norm.target, seas):  # type: ignore[union-attr]
+                        # by_sea only for a legal army move, whose target_loc is its target
+                        if by_sea and not _carried(units, board, prov, target_loc, seas):
                             norm = _NO_FLEETS
-                        elif norm.__class__ is not Refusal:
+                        elif not isinstance(norm, Refusal):
                             if prov in governed:
                                 mine.append((order, _DUPLICATE, None))
                             else:
                                 governed.add(prov)
-                                legal[prov] = norm  # type: ignore[assignment]
-                                mine.append((order, norm, prov))  # type: ignore[arg-type]
+                                legal[prov] = norm
+                                mine.append((order, norm, prov))
                                 if target is not None:  # OrderIndex.add_move, inlined
                                     move_to[prov] = target
                                     move_loc[prov] = target_loc
@@ -172,22 +178,23 @@ def _read(
                         # a refusal about this unit: handled below like any other
                     else:
                         norm = normalize_with(memo, units, power, order)
-            elif kind is SupportMove or kind is SupportHold:
-                if kind is SupportMove:
+            elif type(order) is SupportMove or type(order) is SupportHold:
+                skey: PlanKey
+                if type(order) is SupportMove:
                     skey = (
                         order.location,
                         order.supported,
                         order.target,
                         order.unit_type,
                         order.supported_type,
-                    )  # type: ignore[union-attr]
+                    )
                 else:
                     skey = (
                         order.location,
                         order.supported,
                         order.unit_type,
                         order.supported_type,
-                    )  # type: ignore[union-attr]
+                    )
                 splan = support_plans.get(skey)
                 if splan is not None:
                     (
@@ -226,24 +233,24 @@ def _read(
                             supports.append((prov, norm))
                         continue
                 norm = normalize_with(memo, units, power, order)
-                if norm.__class__ is not Refusal:
-                    _plan_support(support_plans, skey, power, province, units, order, norm)  # type: ignore[arg-type]
+                if type(norm) is SupportMove or type(norm) is SupportHold:  # legal
+                    _plan_support(support_plans, skey, power, province, units, order, norm)
             else:
                 norm = normalize_with(memo, units, power, order)
             gov: str | None = None
-            if norm.__class__ is Refusal:
-                if norm not in NOT_ABOUT_OWN_UNIT and order.__class__ is not Waive:
-                    gov = province[order.location]  # type: ignore[union-attr]
-            else:
-                gov = province[norm.location]  # type: ignore[union-attr]
+            if isinstance(norm, Refusal):
+                if norm not in NOT_ABOUT_OWN_UNIT and type(order) is not Waive:
+                    gov = province[order.location]
+            elif not isinstance(norm, Waive):  # (never: a WAIVE is refused here)
+                gov = province[norm.location]
             if gov is not None:
                 if gov in governed:
                     norm, gov = _DUPLICATE, None
                 else:
                     governed.add(gov)
-                    if norm.__class__ is not Refusal:
-                        legal[gov] = norm  # type: ignore[assignment]
-                        index.add(gov, norm)  # type: ignore[arg-type]
+                    if not isinstance(norm, Refusal):
+                        legal[gov] = norm
+                        index.add(gov, norm)
             mine.append((order, norm, gov))
     return read, legal, governed, index
 
@@ -260,19 +267,19 @@ def _carried(
 
 
 def _plan_support(
-    plans: dict,
-    key: tuple,
+    plans: dict[PlanKey, SupportPlan],
+    key: PlanKey,
     power: str,
     province: dict[str, str],
     units: dict[str, Unit],
-    order: Order,
-    norm: Order,
+    order: SupportHold | SupportMove,
+    norm: SupportHold | SupportMove,
 ) -> None:
     """Keep a support's legal answer for the next time both units stand exactly so."""
-    prov = province[order.location]  # type: ignore[union-attr]
-    other_prov = province[order.supported]  # type: ignore[union-attr]
+    prov = province[order.location]
+    other_prov = province[order.supported]
     unit, other = units[prov], units[other_prov]
-    if unit.location == order.location and other.location == order.supported:  # type: ignore[union-attr]
+    if unit.location == order.location and other.location == order.supported:
         plans[key] = (
             prov,
             unit_value(unit.power, unit.type, unit.location),
@@ -311,8 +318,9 @@ def _results(
         results: list[OrderResult] = []
         by_power[power] = results
         for order, norm, prov in mine:
-            if norm.__class__ is Refusal:
-                # the unit held: it may still have been dislodged
+            if prov is None or isinstance(norm, Refusal):
+                # the unit held: it may still have been dislodged (a legal order always
+                # governs a province, so a missing one means a refusal)
                 attacker = arrivals.get(prov) if prov is not None else None
                 dislodger = unit_label(units[attacker]) if attacker is not None else None
                 r = new(OrderResult, (power, order, _ILLEGAL, norm, (), dislodger, False))
@@ -320,15 +328,15 @@ def _results(
                 if decided[prov]:
                     r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
                 else:
-                    rivals = bounced_by_land(prov)  # type: ignore[arg-type]
+                    rivals = bounced_by_land(prov)
                     if rivals is not None:
-                        attacker = arrivals.get(prov)  # type: ignore[arg-type]
+                        attacker = arrivals.get(prov)
                         dislodger = unit_label(units[attacker]) if attacker is not None else None
                         r = new(
                             OrderResult, (power, norm, _BOUNCED, None, rivals, dislodger, False)
                         )
                     else:
-                        f = fate(prov)  # type: ignore[arg-type]
+                        f = fate(prov)
                         r = new(
                             OrderResult,
                             (power, norm, f.outcome, None, f.by, f.dislodged_by, False),
@@ -337,19 +345,19 @@ def _results(
                 # nobody moved against it: not dislodged, and no support of it cut
                 if prov in void:
                     r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
-                elif paradox and norm.__class__ is Convoy:
-                    f = fate(prov)  # type: ignore[arg-type]
+                elif paradox and type(norm) is Convoy:
+                    f = fate(prov)
                     r = new(
                         OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
                     )
                 else:
                     r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
-            elif prov not in arrivals and norm.__class__ is Hold:
+            elif prov not in arrivals and type(norm) is Hold:
                 r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
             elif prov in void and prov not in arrivals:
                 r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
             else:
-                f = fate(prov)  # type: ignore[arg-type]
+                f = fate(prov)
                 r = new(OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False))
             results.append(r)
             if prov is not None:

@@ -57,18 +57,18 @@ class OrderIndex:
         self.contested: list[str] = []
         self.facing: list[str] = []
         self.convoys: list[tuple[str, Convoy]] = []
-        self.supports: list[tuple[str, Order]] = []
+        self.supports: list[tuple[str, SupportHold | SupportMove]] = []
 
     def add(self, prov: str, order: Order) -> None:
         """Index the order governing the unit in ``prov`` (the movement phase inlines moves)."""
-        kind = order.__class__
-        if kind is Move:
-            loc = order.target  # type: ignore[union-attr]
+        # ``type(order) is Kind`` at each test: mypy narrows by it (order classes are final)
+        if type(order) is Move:
+            loc = order.target
             target = self.province[loc]
-            self.add_move(prov, target, loc, order.unit_type is _ARMY, order.via_convoy)  # type: ignore[union-attr]
-        elif kind is Convoy:
-            self.convoys.append((prov, order))  # type: ignore[arg-type]
-        elif kind is SupportHold or kind is SupportMove:
+            self.add_move(prov, target, loc, order.unit_type is _ARMY, order.via_convoy)
+        elif type(order) is Convoy:
+            self.convoys.append((prov, order))
+        elif type(order) is SupportHold or type(order) is SupportMove:
             self.supports.append((prov, order))
 
     def add_move(self, prov: str, target: str, loc: str, army: bool, via: bool) -> None:

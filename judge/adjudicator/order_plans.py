@@ -17,23 +17,36 @@ are not planned.
 
 from __future__ import annotations
 
-from judge.adjudicator.legality import move_entry, normalize_with
-from judge.adjudicator.orders import Hold, Move, Order, Unit, UnitType, unit_value
+from typing import Final, Literal
+
+from judge.adjudicator.legality import MovementMemo, move_entry, normalize_with
+from judge.adjudicator.orders import (
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    unit_value,
+)
 from judge.adjudicator.refusals import Refusal
 
 # province, the unit expected there (the shared value, see ``orders.unit_value``) and the power
 # that gave the order first (both recognised by identity: the common case), the unit's type and
 # location (compared when the unit there is another power's or an equal copy), the answer,
 # whether an army's move needs fleets at sea, and for a legal move what the resolver's index
-# wants (else None): target province, target location, army?, army that wants the sea? One flat
-# tuple: one object to fetch.
+# wants (else None and ""): target province, target location, army?, army that wants the sea?
+# One flat tuple: one object to fetch.
 Plan = tuple[
-    str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", "str | None", bool, bool
+    str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", str, bool, bool
 ]
-NO_PLAN = False  # an order the general path handles (an unknown location)
+NO_PLAN: Final = False  # an order the general path handles (an unknown location)
+# a hold's or move's fields, or a support's, as one tuple (hashed and compared in C)
+PlanKey = tuple[object, ...]
 
 
-def make_plan(memo, order: Hold | Move, power: str) -> Plan | bool:  # noqa: ANN001 - legality's private memo
+def make_plan(memo: MovementMemo, order: Hold | Move, power: str) -> Plan | Literal[False]:
     """The plan of one hold or move, first seen given by ``power``, or ``NO_PLAN``.
 
     The answer does not depend on the power once the caller has checked ownership: the plan
@@ -45,22 +58,22 @@ def make_plan(memo, order: Hold | Move, power: str) -> Plan | bool:  # noqa: ANN
         return NO_PLAN
     kind = order.unit_type
     unit = unit_value(power, kind, loc)
-    if order.__class__ is Move:
-        answer, by_sea = move_entry(memo, unit, order)  # type: ignore[arg-type]
-        if answer.__class__ is not Move:
-            return (prov, unit, power, kind, loc, answer, by_sea, None, None, False, False)
-        target = answer.target  # type: ignore[union-attr]
+    if type(order) is Move:
+        answer, by_sea = move_entry(memo, unit, order)
+        if type(answer) is not Move:
+            return (prov, unit, power, kind, loc, answer, by_sea, None, "", False, False)
+        target = answer.target
         target_prov = memo.province[target]
-        army = answer.unit_type is UnitType.ARMY  # type: ignore[union-attr]
+        army = answer.unit_type is UnitType.ARMY
         # as OrderIndex.add_move: an army that wants the sea (VIA, or not adjacent)
         at_sea = army and (
-            answer.via_convoy or target_prov not in memo.board.army_adjacency[prov]  # type: ignore[union-attr]
+            answer.via_convoy or target_prov not in memo.board.army_adjacency[prov]
         )
         return (prov, unit, power, kind, loc, answer, by_sea, target_prov, target, army, at_sea)
     answer = normalize_with(memo, {prov: unit}, power, order)
-    return (prov, unit, power, kind, loc, answer, False, None, None, False, False)
+    return (prov, unit, power, kind, loc, answer, False, None, "", False, False)
 
 
 # as a Plan: province, expected unit, power, its type and location; then the supported unit's
 # province, type and location, and the answer
-SupportPlan = tuple[str, Unit, str, UnitType, str, str, UnitType, str, Order]
+SupportPlan = tuple[str, Unit, str, UnitType, str, str, UnitType, str, "SupportHold | SupportMove"]

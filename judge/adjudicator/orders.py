@@ -3,7 +3,9 @@
 Canonical (upper case): ``A PAR H``, ``A PAR - BUR``, ``A LON - BEL VIA``,
 ``A MAR S A PAR - BUR``, ``F BRE S A PAR``, ``F NTH C A LON - NWY``, ``A BUR R GAS``,
 ``A BUR D``, ``F STP/SC B``, ``A PAR D`` (adjustment disband), ``WAIVE``.
-Orders are small frozen value objects so they can be compared, hashed and voted on.
+Orders are small frozen value objects so they can be compared, hashed and voted on. Each
+order class is final: the adjudicator tells them apart by ``type(order) is Kind``, which mypy
+narrows exactly only for final classes.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import final
 
 
 class UnitType(StrEnum):
@@ -47,6 +50,7 @@ def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
     return unit
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Hold:
     unit_type: UnitType
@@ -56,6 +60,7 @@ class Hold:
         return f"{self.unit_type.value} {self.location} H"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Move:
     unit_type: UnitType
@@ -68,6 +73,7 @@ class Move:
         return f"{self.unit_type.value} {self.location} - {self.target}{via}"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class SupportHold:
     unit_type: UnitType
@@ -81,6 +87,7 @@ class SupportHold:
         )
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class SupportMove:
     unit_type: UnitType
@@ -96,6 +103,7 @@ class SupportMove:
         )
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Convoy:
     unit_type: UnitType
@@ -107,6 +115,7 @@ class Convoy:
         return f"{self.unit_type.value} {self.location} C A {self.army} - {self.target}"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Retreat:
     unit_type: UnitType
@@ -117,6 +126,7 @@ class Retreat:
         return f"{self.unit_type.value} {self.location} R {self.target}"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Disband:
     """Retreat-phase disband or adjustment-phase removal: the phase tells which."""
@@ -128,6 +138,7 @@ class Disband:
         return f"{self.unit_type.value} {self.location} D"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Build:
     unit_type: UnitType
@@ -137,6 +148,7 @@ class Build:
         return f"{self.unit_type.value} {self.location} B"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Waive:
     def __str__(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.legality import Refusal
@@ -55,8 +55,8 @@ class OrderResult(NamedTuple):
     def succeeded(self) -> bool:
         return self.outcome is Outcome.SUCCEEDS
 
-    def to_json(self) -> dict:
-        out: dict = {"order": str(self.order)}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"order": str(self.order)}
         out["result"] = "succeeds" if self.succeeded else "fails"
         if not self.succeeded:
             out["reason"] = self.outcome.value
@@ -94,6 +94,9 @@ class Adjudication:
     phase: Phase
     position: Position
     destroyed: tuple[Unit, ...]
+    _results: dict[str, list[OrderResult]] | None
+    _unit_results: dict[str, OrderResult] | None
+    _explain: Callable[[], tuple[dict[str, list[OrderResult]], dict[str, OrderResult]]] | None
 
     def __init__(
         self,
@@ -114,7 +117,8 @@ class Adjudication:
         init(self, "_explain", explain)
 
     def _fill(self) -> None:
-        results, unit_results = self._explain()  # type: ignore[misc]
+        assert self._explain is not None  # results and explain are never both None
+        results, unit_results = self._explain()
         object.__setattr__(self, "_results", results)
         object.__setattr__(self, "_unit_results", unit_results)
         object.__setattr__(self, "_explain", None)
@@ -124,14 +128,16 @@ class Adjudication:
         """Power -> an ``OrderResult`` for every order (submitted first, then generated)."""
         if self._results is None:
             self._fill()
-        return self._results  # type: ignore[return-value]
+        assert self._results is not None
+        return self._results
 
     @property
     def unit_results(self) -> dict[str, OrderResult]:
         """Province -> the one result that governs the unit there."""
         if self._unit_results is None:
             self._fill()
-        return self._unit_results  # type: ignore[return-value]
+        assert self._unit_results is not None
+        return self._unit_results
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -139,17 +145,17 @@ class Adjudication:
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> tuple[object, ...]:
         return (self.phase, self.results, self.unit_results, self.position, self.destroyed)
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Adjudication:
+        if not isinstance(other, Adjudication) or other.__class__ is not Adjudication:
             return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]  # results are dicts, as in the dataclass it was
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Adjudication], tuple[object, ...]]:
         # pickled and copied with its results, as the dataclass it was (no closure to carry)
         return (Adjudication, self._fields())
 

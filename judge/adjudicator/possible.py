@@ -159,7 +159,7 @@ class _SeaView:
 
     __slots__ = ("key", "lanes", "by_sea_into")
 
-    def __init__(self, board: Board, units: dict[str, Unit], key: tuple) -> None:
+    def __init__(self, board: Board, units: dict[str, Unit], key: tuple[object, ...]) -> None:
         self.key = key
         self.lanes = (
             _SeaLanes(board, units) if any(u.type is FLEET for u in units.values()) else None

@@ -155,10 +155,10 @@ class MovementResolver:
             if prov not in convoyed and target not in convoyed:
                 h2h.add(prov)
                 h2h.add(target)
-        for prov, order in supports:
-            src = province[order.supported]  # type: ignore[union-attr]
-            if order.__class__ is SupportMove:
-                target = order.target  # type: ignore[union-attr]
+        for prov, support in supports:
+            src = province[support.supported]
+            if type(support) is SupportMove:
+                target = support.target
                 tprov = province[target]
                 if move_to.get(src) == tprov and (target == tprov or target == move_loc[src]):
                     self.move_support.setdefault(src, []).append(prov)

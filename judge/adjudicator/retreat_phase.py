@@ -43,9 +43,9 @@ def adjudicate_retreats(
         results.append(r)
         if e.province is not None:
             unit_results[e.province] = r
-    for prov, order in generated:
+    for prov, disband in generated:
         outcome, by = fates[prov]
-        r = OrderResult(waiting[prov].power, order, outcome, None, by, generated=True)
+        r = OrderResult(waiting[prov].power, disband, outcome, None, by, generated=True)
         results.append(r)
         unit_results[prov] = r
     units = dict(position.units)
@@ -56,5 +56,7 @@ def adjudicate_retreats(
     return Adjudication(position.phase, by_power(results), unit_results, nxt, destroyed)
 
 
-def _retreated(prov: str, legal: dict[str, Order], fates: dict) -> bool:
+def _retreated(
+    prov: str, legal: dict[str, Order], fates: dict[str, tuple[Outcome, tuple[str, ...]]]
+) -> bool:
     return isinstance(legal.get(prov), Retreat) and fates[prov][0] is Outcome.SUCCEEDS

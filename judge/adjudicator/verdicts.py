@@ -18,7 +18,7 @@ _DISLODGED = Outcome.DISLODGED
 _SUPPORT_CUT = Outcome.SUPPORT_CUT
 
 
-def _fate(fields: tuple) -> UnitFate:
+def _fate(fields: tuple[object, ...]) -> UnitFate:
     # NamedTuple construction without the keyword-handling wrapper (a hot path)
     return tuple.__new__(UnitFate, fields)
 

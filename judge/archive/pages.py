@@ -7,7 +7,7 @@ people see. Only turn snapshots are used: a phase still being played does not ex
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge.adjudicator.geography import POWERS
@@ -78,7 +78,7 @@ def _public_game(game: Mapping[str, Any]) -> dict[str, Any]:
     return {k: game[k] for k in keys}
 
 
-def game_list(games: list[Mapping[str, Any]]) -> dict[str, Any]:
+def game_list(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {"games": [_public_game(g) for g in games]}
 
 

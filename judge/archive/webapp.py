@@ -16,11 +16,10 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from judge.archive import pages
 from judge.maps import render_png
@@ -28,7 +27,6 @@ from judge.storage import Database
 from judge.storage.archive_queries import game_archive, list_games, turn_archive
 
 log = logging.getLogger(__name__)
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -52,7 +50,7 @@ class Response:
 
 def _templates() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=PackageLoader("judge", "templates"),
         autoescape=select_autoescape(enabled_extensions=("html", "j2"), default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -128,16 +126,16 @@ class ArchiveApp:
         phase, _, ext = parts[2].partition(".")
         if not _PHASE.match(phase.upper()) or ext not in ("", "json", "svg", "png"):
             return _not_found()
-        data = await asyncio.to_thread(turn_archive, self.db, name, phase.upper())
-        if data is None:
+        turn = await asyncio.to_thread(turn_archive, self.db, name, phase.upper())
+        if turn is None:
             return _not_found()
         if ext == "svg":
-            return Response(200, pages.phase_map(data).encode(), "image/svg+xml")
+            return Response(200, pages.phase_map(turn).encode(), "image/svg+xml")
         if ext == "png":
-            png = await asyncio.to_thread(render_png, pages.phase_map(data))
+            png = await asyncio.to_thread(render_png, pages.phase_map(turn))
             return Response(200, png, "image/png")
-        page = pages.phase_page(data)
-        extra = {} if ext == "json" else {"map_svg": pages.phase_map(data)}
+        page = pages.phase_page(turn)
+        extra = {} if ext == "json" else {"map_svg": pages.phase_map(turn)}
         return self._out(ext == "json", "phase.html.j2", page, extra)
 
     def _out(self, as_json: bool, template: str, data: dict[str, Any],

@@ -144,9 +144,9 @@ def retreat_orders(
         start = pick_index([v for v, _ in options], rng, temperature)
         pick: Order | None = None
         for _, order in options[start:] + options[:start]:
-            if _province(order.target) not in taken:  # type: ignore[union-attr]
+            if _province(order.target) not in taken:
                 pick = order
-                taken.add(_province(order.target))  # type: ignore[union-attr]
+                taken.add(_province(order.target))
                 break
         out.append(pick or next(o for o in orders if isinstance(o, Disband)))
     return out

@@ -20,8 +20,10 @@ Hand-written: a tiny fixed grammar of keywords, nothing a parsing library would 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from judge.adjudicator.orders import Move, parse_canonical
 from judge.parsing import parse_order
@@ -115,7 +117,7 @@ class Proposal:
         return out
 
 
-def from_terms(proposer: str, partner: str, terms: dict) -> Proposal:
+def from_terms(proposer: str, partner: str, terms: dict[str, Any]) -> Proposal:
     order = parse_canonical(terms["order"]) if "order" in terms else None
     return Proposal(
         Kind(terms["kind"]),
@@ -134,7 +136,7 @@ class Answer:
     number: int | None  # which proposal; None: the latest one addressed to the sender
 
 
-def _phrases(table: dict) -> list[tuple[tuple[str, ...], object]]:
+def _phrases(table: Mapping[Any, Any]) -> list[tuple[tuple[str, ...], object]]:
     out = []
     for meaning, langs in table.items():
         for lang in LANGS:
@@ -143,7 +145,7 @@ def _phrases(table: dict) -> list[tuple[tuple[str, ...], object]]:
     return sorted(out, key=lambda e: -len(e[0]))
 
 
-def _match(words: list[str], table: dict) -> tuple[object, int] | None:
+def _match(words: list[str], table: Mapping[Any, Any]) -> tuple[object, int] | None:
     for phrase, meaning in _phrases(table):
         if tuple(words[: len(phrase)]) == phrase:
             return meaning, len(phrase)

@@ -1,6 +1,6 @@
 """Render bulletin views with Jinja2, one template folder per language.
 
-Templates live in ``templates/bulletins/<lang>/<event>.txt.j2`` at the repository root. The
+Templates live in ``judge/templates/bulletins/<lang>/<event>.txt.j2`` (package data). The
 first line of a template is ``Subject: ...``; the rest is the body. StrictUndefined turns a
 misspelt field into an error at render time rather than a blank in a player's mail.
 """
@@ -8,20 +8,17 @@ misspelt field into an error at render time rather than a blank in a player's ma
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from judge.bulletins.names import LANGUAGES
-
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
 
 
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=PackageLoader("judge", "templates"),
         undefined=StrictUndefined,
         autoescape=False,  # plain-text mail, never HTML
         trim_blocks=True,

@@ -21,6 +21,7 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_from_json
@@ -136,7 +137,7 @@ class Demo:
 
     # ------------------------------------------------------------------ the game
 
-    def game_state(self) -> tuple[str, str, dict]:
+    def game_state(self) -> tuple[str, str, dict[str, Any]]:
         with self.ctx.db.session() as s:
             game = game_by_name(s, GAME)
             if game is None:
@@ -273,7 +274,7 @@ async def run_demo(say: Say, years: int = 2, web_port: int = 8080, keep_serving:
             owned.cleanup()
 
 
-async def _started(ctx: AppContext, server: asyncio.Task[None]) -> None:
+async def _started(ctx: AppContext, server: asyncio.Task[int]) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + 60
     while not (ctx.started.is_set() and "web" in ctx.ports):

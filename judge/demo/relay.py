@@ -40,7 +40,7 @@ class CaptureRelay:
         def reply(line: str) -> None:
             writer.write(line.encode() + b"\r\n")
 
-        sender, recipients = "", []
+        sender, recipients = "", list[str]()
         reply("220 demo-relay ESMTP")
         try:
             while True:

@@ -17,6 +17,7 @@ import email.message
 import email.utils
 import logging
 import re
+from collections.abc import Sequence
 from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
 
@@ -102,7 +103,8 @@ def _part_name(part: email.message.Message) -> str:
     return _filename(part) or f"({part.get_content_type()})"
 
 
-def _walk(msg: email.message.Message, plain: list, html: list, ignored: list[str]) -> None:
+def _walk(msg: email.message.Message, plain: list[email.message.Message],
+          html: list[email.message.Message], ignored: list[str]) -> None:
     """Sort the leaves of the MIME tree, depth first, without recursion, at most
     ``MAX_PARTS`` parts."""
     stack = [msg]
@@ -144,7 +146,7 @@ def _payload(part: email.message.Message) -> bytes:
     return raw.encode("latin-1", "replace") if isinstance(raw, str) else b""
 
 
-def _addresses(values: list[object]) -> tuple[str, ...]:
+def _addresses(values: Sequence[object]) -> tuple[str, ...]:
     try:
         texts = [str(v) for v in values]
         return tuple(addr.replace("\x00", "") for _name, addr in email.utils.getaddresses(texts)

@@ -38,19 +38,23 @@ def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True)
     Non-ASCII text goes as 8bit (readable and greppable in the raw mail) when the relay
     takes 8BITMIME, else as quoted-printable.
     """
+    msg: Message
     if row.attachments:
-        msg: Message = EmailMessage()
-        msg.set_content(row.body or "")
+        rich = EmailMessage()
+        rich.set_content(row.body or "")
         for att in row.attachments:
             maintype, _, subtype = str(att.get("mime", "application/octet-stream")).partition("/")
-            msg.add_attachment(base64.b64decode(att["data_b64"]), maintype=maintype,
-                               subtype=subtype or "octet-stream", filename=att.get("filename"))
+            rich.add_attachment(base64.b64decode(att["data_b64"]), maintype=maintype,
+                                subtype=subtype or "octet-stream", filename=att.get("filename"))
+        msg = rich
     else:
         # EmailMessage's header objects cost more CPU than everything else in sending
         body = row.body or ""
         charset = Charset("utf-8")
-        charset.body_encoding = None if eight_bit else QP
-        msg = MIMEText(body, "plain", "us-ascii" if body.isascii() else charset)
+        # typeshed types body_encoding as int and MIMEText's charset as str; the email package
+        # takes None (no transfer encoding: 8bit) and a Charset object
+        charset.body_encoding = None if eight_bit else QP  # type: ignore[assignment]
+        msg = MIMEText(body, "plain", "us-ascii" if body.isascii() else charset)  # type: ignore[arg-type]
     # EmailMessage encodes non-ASCII headers itself and refuses Header objects
     subject = row.subject if isinstance(msg, EmailMessage) else _header(row.subject)
     headers = header_pairs(row, settings, subject)

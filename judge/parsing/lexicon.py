@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from judge.adjudicator.geography import Board, standard_board
 from judge.parsing.text import phrase_tokens, tokenize
@@ -139,11 +139,11 @@ class Lexicon:
         return self.abbreviations.get(code, code)
 
 
-def _read_json(name: str) -> dict:
+def _read_json(name: str) -> dict[str, Any]:
     return json.loads(resources.files("judge.parsing").joinpath(f"data/{name}").read_text("utf-8"))
 
 
-def _province_phrases(board: Board, lang: str, spec: dict) -> list[tuple[str, str]]:
+def _province_phrases(board: Board, lang: str, spec: dict[str, Any]) -> list[tuple[str, str]]:
     """(alias text, code) pairs for ``lang``, own codes first, then names, then extras."""
     drop = {code: {a.lower() for a in words} for code, words in spec["provinces_drop"].items()}
     out: list[tuple[str, str]] = []
@@ -168,7 +168,7 @@ def _province_phrases(board: Board, lang: str, spec: dict) -> list[tuple[str, st
 
 
 def _province_meanings(
-    board: Board, specs: dict[str, dict]
+    board: Board, specs: dict[str, dict[str, Any]]
 ) -> dict[tuple[str, ...], dict[str, str]]:
     """Province phrase tokens -> {language: code}, each language's first meaning."""
     meanings: dict[tuple[str, ...], dict[str, str]] = {}
@@ -200,7 +200,7 @@ def _name_prefixes(
     }
 
 
-def _coast_table(board: Board, spec: dict) -> dict[str, dict[str, str]]:
+def _coast_table(board: Board, spec: dict[str, Any]) -> dict[str, dict[str, str]]:
     table: dict[str, dict[str, str]] = {}
     for code, prov in board.provinces.items():
         for coast in prov.coasts:
@@ -211,7 +211,7 @@ def _coast_table(board: Board, spec: dict) -> dict[str, dict[str, str]]:
     return table
 
 
-def _words(spec: dict) -> list[tuple[tuple[str, ...], str, str]]:
+def _words(spec: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
     """The order words, fillers, conjunctions and coast words of one language's table."""
     out = [
         (tokenize(word), category, category)

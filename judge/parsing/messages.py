@@ -16,7 +16,7 @@ _PLACE_KEYS = frozenset({"province", "target", "location", "army"})
 
 
 @cache
-def _templates() -> dict:
+def _templates() -> dict[str, Any]:
     text = resources.files("judge.parsing").joinpath("data/messages.json").read_text("utf-8")
     return json.loads(text)
 
@@ -72,7 +72,7 @@ def _meanings(by_lang: dict[str, str], lang: str) -> dict[str, str]:
     return {"meanings": meanings, "others": others, "codes": codes}
 
 
-class _Defaults(dict):
+class _Defaults(dict[str, Any]):
     """Missing template values show as empty rather than raising."""
 
     def __missing__(self, key: str) -> str:

@@ -27,7 +27,7 @@ def game_info(game: Game, settings: Settings) -> GameInfo:
     options = game.options or {}
     return GameInfo(
         name=game.name,
-        judge=str(settings.extra.get("judge_name") or settings.address),
+        judge=settings.judge_name or settings.address,
         language=game.language if game.language in ("en", "fr", "it") else "en",
         timezone=str(options.get("timezone") or "UTC"),
         variant=game.variant,

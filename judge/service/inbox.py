@@ -118,7 +118,7 @@ def process_batch(
         outbox: list[OutboundMail] = []
         masked: list[tuple[int, bytes]] = []
         reply_counts: dict[str, int] = {}
-        results = []
+        results: list[tuple[int, str, datetime, str | None, str | None]] = []
         started = time.monotonic()
         # decode every mail and check its passwords (scrypt) before the first write, so
         # the slow part of a hostile mail never runs while the database's write lock is held
@@ -205,7 +205,7 @@ def drain_some(
         if not claimed:
             raise  # the database itself is failing
         log.warning("a batch of %d mail(s) failed; handling them one by one", len(claimed))
-    handled = []
+    handled: list[int] = []
     for inbound_id in claimed:
         if handled and stopping():
             break

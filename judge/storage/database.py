@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -21,21 +20,17 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
+from judge.settings import ConfigError
+
 log = logging.getLogger(__name__)
 
-# migrations/ sits at the repository root, beside the judge package (editable installs and
-# the Docker image run from the repository); JUDGE_MIGRATIONS_DIR points elsewhere if needed.
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent.parent / "migrations"
+# The Alembic scripts ship inside the package (judge/storage/migrations), so an installed wheel
+# migrates from any working directory; Alembic reads "package:folder" through importlib.
+MIGRATIONS = "judge.storage:migrations"
 
 
-def migrations_dir() -> Path:
-    chosen = Path(os.environ.get("JUDGE_MIGRATIONS_DIR") or MIGRATIONS_DIR)
-    if not (chosen / "env.py").exists():
-        raise FileNotFoundError(
-            f"Alembic migrations not found in {chosen}: run from a checkout (pip install -e .) "
-            "or set JUDGE_MIGRATIONS_DIR"
-        )
-    return chosen
+class MissingDriverError(ConfigError):
+    """The database URL names a driver that is not installed (an optional extra)."""
 
 
 def normalise_url(url: str | URL) -> URL:
@@ -66,7 +61,14 @@ class Database:
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(self.url, **kwargs)
+        try:
+            self.engine: Engine = create_engine(self.url, **kwargs)
+        except ModuleNotFoundError as exc:
+            # psycopg is the [postgres] extra: a SQLite-only install does without it
+            raise MissingDriverError(
+                f"{self.url.drivername} needs the Python module {exc.name!r}; "
+                "install it with: pip install 'judge[postgres]'"
+            ) from exc
         if not self.is_sqlite:
             # pool_pre_ping without its round trip on every checkout: only a connection left
             # idle for a while is pinged (a server restart is found before use); under load
@@ -152,11 +154,11 @@ def _sqlite_begin_immediate(conn: Any) -> None:
 
 
 def alembic_config(connection: Any = None) -> Any:
-    """An Alembic Config pointing at the repository's migrations/, from any cwd."""
+    """An Alembic Config pointing at the package's migrations, from any cwd."""
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()))
+    cfg.set_main_option("script_location", MIGRATIONS)
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Integer, bindparam, func, insert, select, tuple_, update
+from sqlalchemy import Integer, Table, bindparam, func, insert, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -145,8 +145,9 @@ def inbound_values(
 
 # Statements of the hot paths, built once: a Core statement on the table skips the ORM
 # compilation and the cache-key walk of a statement built anew on every call.
-_INBOUND = InboundMail.__table__
-_OUTBOUND = OutboundMail.__table__
+# (a declarative class's __table__ is a Table; SQLAlchemy types it as any FromClause)
+_INBOUND = cast(Table, InboundMail.__table__)
+_OUTBOUND = cast(Table, OutboundMail.__table__)
 _STORED_KEYS = select(_INBOUND.c.message_id, _INBOUND.c.body_sha256).where(
     tuple_(_INBOUND.c.message_id, _INBOUND.c.body_sha256).in_(bindparam("keys", expanding=True))
 )
@@ -170,7 +171,8 @@ def store_inbound_many(session: Session, mails: Sequence[dict[str, Any]]) -> lis
     """
     values = [inbound_values(**m) for m in mails]
     keys = [(v["message_id"], v["body_sha256"]) for v in values]
-    existing = set(session.execute(_STORED_KEYS, {"keys": sorted(set(keys))}).tuples())
+    found = session.execute(_STORED_KEYS, {"keys": sorted(set(keys))})
+    existing = {(message_id, digest) for message_id, digest in found}
     stored: list[bool] = []
     fresh: list[dict[str, Any]] = []
     for key, value in zip(keys, values, strict=True):
@@ -236,8 +238,8 @@ def claim_new_inbound(session: Session, limit: int, only_id: int | None = None) 
 
 
 _FINISH_INBOUND = (
-    update(InboundMail.__table__)
-    .where(InboundMail.__table__.c.id == bindparam("b_id"))
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("b_id"))
     .values(status=bindparam("b_status"), processed_at=bindparam("b_when"),
             note=bindparam("b_note"), error=bindparam("b_error"))
 )
@@ -258,7 +260,7 @@ OUTBOUND_COLUMNS = ("to_addr", "subject", "headers", "body", "attachments", "kin
                     "status", "tries", "next_attempt_at", "created")
 
 
-_INSERT_OUTBOUND = insert(OutboundMail.__table__)
+_INSERT_OUTBOUND = insert(_OUTBOUND)
 
 
 def insert_outbound(session: Session, rows: Sequence[OutboundMail]) -> None:

@@ -7,8 +7,9 @@ the shared module; every function takes the caller's Session (the caller owns th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.storage.models_game import Account, Deadline, Game, Press, Seat, Turn, Vote
@@ -68,7 +69,9 @@ def delete_votes(
         stmt = stmt.where(Vote.phase == phase)
     if target_power is not None:
         stmt = stmt.where(Vote.target_power == target_power)
-    return session.execute(stmt).rowcount or 0
+    # a DELETE's result is a CursorResult, which has the row count
+    deleted = cast(CursorResult[Any], session.execute(stmt))
+    return deleted.rowcount or 0
 
 
 def turn_by_phase(session: Session, game_id: int, phase: str) -> Turn | None:

@@ -40,7 +40,7 @@ def test_create_refuses_a_bad_time_zone_and_options_need_the_gm(db: Database) ->
 
 def test_create_can_be_restricted_by_the_config(db: Database) -> None:
     h = Harness(db)
-    h.settings = dataclasses.replace(h.settings, extra={"create_allowed": [GM]})
+    h.settings = dataclasses.replace(h.settings, create_allowed=(GM,))
     assert "only its listed game masters" in h.reply(PLAYERS[0], "CREATE gamma x")
     assert "created" in h.reply(GM, "CREATE gamma x")
 

@@ -148,7 +148,7 @@ def observe_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.CREATE)
 def create_command(s: MailSession, cmd: Command) -> None:
-    allowed = s.settings.extra.get("create_allowed")
+    allowed = s.settings.create_allowed
     if allowed and s.account.address.lower() not in (a.lower() for a in allowed):
         s.say(CommandRefusal.CREATE_NOT_ALLOWED)
         return

@@ -1,4 +1,4 @@
-"""Reply texts: Jinja2 templates in ``templates/replies/<lang>/`` (StrictUndefined).
+"""Reply texts: Jinja2 templates in ``judge/templates/replies/<lang>/`` (StrictUndefined).
 
 ``messages.j2`` holds one macro per outcome or refusal (named after the enum value), so a
 reply is a list of ``(key, params)`` rendered once the reply's language is known.
@@ -7,14 +7,12 @@ reply is a list of ``(key, params)`` rendered once the reply's language is known
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from judge.parsing.commands import lexicon
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent.parent / "templates"
 LANGUAGES = ("en", "it", "fr")
 
 
@@ -27,7 +25,7 @@ def _power_filter(lang: str) -> Any:
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=PackageLoader("judge", "templates"),
         undefined=StrictUndefined,
         autoescape=False,  # plain-text mail
         trim_blocks=True,

@@ -7,6 +7,7 @@ import os
 
 from alembic import context
 from sqlalchemy import create_engine
+from sqlalchemy.engine import Connection
 
 from judge.storage.database import normalise_url
 from judge.storage.models import Base
@@ -15,7 +16,7 @@ config = context.config
 target_metadata = Base.metadata
 
 
-def _configure(connection: object) -> None:
+def _configure(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

@@ -132,7 +132,8 @@ def test_the_end_bulletin_names_the_last_phase_played(db: Database) -> None:
     a phase never played."""
     h = Harness(db)
     h.started_game("alpha", "LINGUA it", lang="it")
-    sent = h.mail(GM, "ACCEDI GM alpha gmpass\nFINE")
+    h.mail(GM, "ACCEDI GM alpha gmpass\nFINE PARTITA")  # the first asks for a confirmation
+    sent = h.mail(GM, "ACCEDI GM alpha gmpass\nFINE PARTITA")
     bulletin = next(m for m in sent if m.kind != "reply" and m.to == GM)
     assert "La partita alpha è terminata.\n" in bulletin.body
     assert "dopo" not in bulletin.body

@@ -11,6 +11,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No timed assertions in tests (speed is measured by benchmarks/): hypothesis's per-example
+# deadline is one, and it fails at random on a loaded machine.
+hypothesis_settings.register_profile("judge", deadline=None)
+hypothesis_settings.load_profile("judge")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

@@ -38,7 +38,7 @@ from judge.bots.engine import bot_orders
 from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
 from judge.bots.mapview import view_of_variant
 from judge.bots.personality import Personality, personality
-from judge.bots.proposals import Answer, Proposal, from_terms
+from judge.bots.proposals import Proposal, ProposalAnswer, from_terms
 
 
 @dataclass
@@ -58,7 +58,7 @@ class Council:
         self.agreements.append(agreement)
         return agreement
 
-    def respond(self, power: str, reply: Answer, phase: str) -> Agreement | None:
+    def respond(self, power: str, reply: ProposalAnswer, phase: str) -> Agreement | None:
         """A player's answer to a proposal addressed to him (the latest one without a number)."""
         waiting = [
             a

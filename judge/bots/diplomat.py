@@ -229,36 +229,45 @@ class Letter:
     number: int | None = None
 
 
+# Italian and French name a power with its article, and fold it into "a"/"à": the
+# ``*_the`` fields are "la Francia" / "l'Angleterre", ``*_to`` "alla Francia" / "à l'Angleterre"
+# (capitalised when a sentence starts with them)
 SENTENCES = {
     "accepted": {
         "en": "{sender} accepts your proposal {number}: {deal}.",
-        "it": "{sender} accetta la tua proposta {number}: {deal}.",
-        "fr": "{sender} accepte votre proposition {number} : {deal}.",
+        "it": "{Sender_the} accetta la tua proposta {number}: {deal}.",
+        "fr": "{Sender_the} accepte votre proposition {number} : {deal}.",
     },
     "refused": {
         "en": "{sender} refuses your proposal {number}: {deal}.",
-        "it": "{sender} rifiuta la tua proposta {number}: {deal}.",
-        "fr": "{sender} refuse votre proposition {number} : {deal}.",
+        "it": "{Sender_the} rifiuta la tua proposta {number}: {deal}.",
+        "fr": "{Sender_the} refuse votre proposition {number} : {deal}.",
     },
     "proposal": {
         "en": "{sender} proposes ({number}): {deal}. Answer ACCEPT {number} or REFUSE {number}.",
-        "it": "{sender} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO {number}.",
-        "fr": "{sender} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER {number}.",
+        "it": "{Sender_the} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO "
+        "{number}.",
+        "fr": "{Sender_the} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER "
+        "{number}.",
     },
     "betrayed": {
         "en": "{about} broke its word to {sender}: {sender} declares war on {about}.",
-        "it": "{about} ha tradito la parola data a {sender}: {sender} dichiara guerra a {about}.",
-        "fr": "{about} a trahi sa parole envers {sender} : {sender} déclare la guerre à {about}.",
+        "it": "{About_the} ha tradito la parola data {sender_to}: {sender_the} dichiara guerra "
+        "{about_to}.",
+        "fr": "{About_the} a trahi sa parole envers {sender_the} : {sender_the} déclare la "
+        "guerre {about_to}.",
     },
     "alliance": {
         "en": "{sender} announces an alliance: {deal}.",
-        "it": "{sender} annuncia un'alleanza: {deal}.",
-        "fr": "{sender} annonce une alliance : {deal}.",
+        "it": "{Sender_the} annuncia un'alleanza: {deal}.",
+        "fr": "{Sender_the} annonce une alliance : {deal}.",
     },
     "coalition": {
         "en": "{about} has grown too strong: {sender} joins the coalition against {about}.",
-        "it": "{about} è diventata troppo forte: {sender} si unisce alla coalizione contro {about}.",
-        "fr": "{about} est devenue trop puissante : {sender} rejoint la coalition contre {about}.",
+        "it": "{About_the} è diventata troppo forte: {sender_the} si unisce alla coalizione "
+        "contro {about_the}.",
+        "fr": "{About_the} est devenue trop puissante : {sender_the} rejoint la coalition "
+        "contre {about_the}.",
     },
 }
 
@@ -267,14 +276,38 @@ def _name(power: str | None, lang: str) -> str:
     return command_lexicon().power_name(power, lang) if power else ""
 
 
+def named(power: str, lang: str, form: str = "the") -> str:
+    """A power's name as a sentence needs it: ``the`` with its article (``la Francia``,
+    ``l'Angleterre``; English has none), ``to`` after "to" (``alla Francia``, ``à la France``).
+    The seven powers' Italian and French names are all feminine."""
+    name = _name(power, lang)
+    if lang == "en":
+        return f"to {name}" if form == "to" else name
+    vowel = name[:1].lower() in "aeiouyéèêh" and not (lang == "it" and name[:1].lower() == "h")
+    the = (f"l'{name}" if vowel else f"la {name}")
+    if form != "to":
+        return the
+    if lang == "it":
+        return f"all'{name}" if vowel else f"alla {name}"
+    return f"à {the}"
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def render_letter(letter: Letter, lang: str) -> str:
     template = SENTENCES[letter.kind].get(lang, SENTENCES[letter.kind]["en"])
-    return template.format(
-        sender=_name(letter.sender, lang),
-        about=_name(letter.about, lang),
-        number=letter.number if letter.number is not None else "",
-        deal=render(letter.proposal, lang) if letter.proposal is not None else "",
-    )
+    fields: dict[str, object] = {
+        "number": letter.number if letter.number is not None else "",
+        "deal": render(letter.proposal, lang) if letter.proposal is not None else "",
+    }
+    for key, power in (("sender", letter.sender), ("about", letter.about)):
+        fields[key] = _name(power, lang)
+        fields[f"{key}_the"] = named(power, lang) if power else ""
+        fields[f"{key}_to"] = named(power, lang, "to") if power else ""
+        fields[f"{key.capitalize()}_the"] = _upper_first(str(fields[f"{key}_the"]))
+    return template.format(**fields)
 
 
 def reactions(

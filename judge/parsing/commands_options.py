@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from judge.adjudicator.phase import Phase
-from judge.parsing.commands_lexicon import fold, lexicon
+from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_types import Command, Malformed, Problem, Verb
 
 
@@ -30,7 +30,19 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
     def bad(detail: str = "") -> Malformed:
         return Malformed(lineno, text, Verb.OPTION, Problem.BAD_VALUE, detail or " ".join(rest))
 
-    if key in ("blind", "gm_reads_press"):
+    if key == "bots":
+        # BOTS [yes|no|power]: a solo game against the computer (issue 14)
+        if not rest:
+            return replace(base, setting={"power": None})
+        if len(rest) > 1:
+            return bad()
+        flag = value_of("bool", rest[0])
+        if flag is not None:
+            return replace(base, setting={"power": None} if flag == "true" else False)
+        power = parse_power(rest[0])
+        return bad() if power is None or power == "GM" else replace(base,
+                                                                    setting={"power": power})
+    if key in ("blind", "gm_reads_press", "computer_seats"):
         if not rest:
             return replace(base, setting=True)
         flag = value_of("bool", rest[0])

@@ -37,7 +37,9 @@ def game_info(game: Game, settings: Settings) -> GameInfo:
 
 def seat_infos(rows: Iterable[Seat], options: dict[str, Any]) -> list[SeatInfo]:
     bonus = int(options.get("late_bonus_days", 10))
-    return [SeatInfo(r.power, r.status, bonus - r.late_days_used, r.strikes) for r in rows]
+    # a playing seat without an account is a computer power's (issue 14)
+    return [SeatInfo(r.power, "computer" if r.account_id is None and r.status == "active"
+                     else r.status, bonus - r.late_days_used, r.strikes) for r in rows]
 
 
 def _address(session: Session, account_id: int | None) -> str | None:

@@ -22,7 +22,8 @@ def scores(end: GameEnd) -> dict[str, object]:
     if end.reason is EndReason.DRAW:
         return dict(draw_size(end.winners))
     solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
-                                            EndReason.CONCESSION) else None
+                                            EndReason.CONCESSION,
+                                            EndReason.NO_ENEMY_CENTRE) else None
     return dict(hundred_points(end.centers, solo_winner=solo))
 
 

@@ -115,6 +115,9 @@ def apply_option(game: Game, key: str, value: Any) -> None:
     if key == "variant":
         _set_variant(game, str(value))
         return
+    if key == "bots":
+        _set_bots(game, value)
+        return
     if key == "end":
         if "centres" in value and not 1 <= int(value["centres"]) <= len(game_variant(game).supply_centers):
             raise OptionRefused(str(value["centres"]))
@@ -143,6 +146,21 @@ def _set_variant(game: Game, name: str) -> None:
         end["centres"] = v.victory  # the solo count follows the map unless the GM chose one
     game.variant = name
     update_options(game, victory=v.victory, end=end)
+
+
+def _set_bots(game: Game, value: Any) -> None:
+    """A solo game (issue 14): only before the start, on a map of one power per seat; the
+    power named is the one the creator plays (else the lot gives him one)."""
+    if game.status != "forming":
+        raise OptionRefused("BOTS")
+    if not value:
+        update_options(game, bots=None)
+        return
+    power = value.get("power")
+    v = game_variant(game)
+    if power is not None and power not in v.powers:
+        raise OptionRefused(str(power))
+    update_options(game, bots={"power": power})
 
 
 def describe_options(game: Game) -> dict[str, Any]:
@@ -266,7 +284,9 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
     seed = seed if seed is not None else secrets.randbits(63)
     chooser = RandomChooser(random.Random(seed))
     by_name = {s.power: s for s in seats}
-    if options(game)["assignment"] == "preferences":
+    # a BOTS game whose creator named his power: the preferences give it to him
+    chosen = (options(game).get("bots") or {}).get("power")
+    if options(game)["assignment"] == "preferences" or chosen:
         assignment = assign_by_preference({s.power: list(s.preferences or []) for s in seats},
                                           chooser, variant.powers)
     else:

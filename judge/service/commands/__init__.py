@@ -23,10 +23,17 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
-from judge.service import confirm, press
+from judge.service import computer, confirm, press
 from judge.service.answers import CommandRefusal
 from judge.service.auth import verify_password
-from judge.service.commands import anyone, gm, guard, order_commands, player  # noqa: F401
+from judge.service.commands import (  # noqa: F401
+    anyone,
+    gm,
+    guard,
+    negotiation,
+    order_commands,
+    player,
+)
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import HASHES_PER_MAIL, KEPT_WORDS, MASKED, MailSession
 from judge.service.uow import IncomingMail, MailContext
@@ -131,6 +138,9 @@ def run(ctx: MailContext) -> None:
         s.begin(None)
         s.say(CommandRefusal.LINES_NOT_READ, cap=ctx.settings.max_command_lines, count=unread)
     s.finish()
+    if s.lang_game is not None:
+        # a solo game is processed as soon as its player's orders are in (issue 14)
+        computer.advance(s.session, s.lang_game, s.now, s.settings)
 
 
 def _keyword(verb: Verb, lang: str) -> str:

@@ -6,8 +6,18 @@ from datetime import UTC, datetime, timedelta
 
 from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
+from judge.parsing.command_table import COMPUTER
 from judge.parsing.commands import Command, Verb, lexicon
-from judge.service import announce, deadlines, ending, games, turns, usecases
+from judge.service import (
+    announce,
+    computer,
+    deadlines,
+    ending,
+    games,
+    snapshot_rows,
+    turns,
+    usecases,
+)
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
 from judge.service.commands.registry import handles
@@ -16,6 +26,8 @@ from judge.service.header_safety import addr_spec
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
+# how a computer power's seat is shown in the START reply, in place of an address
+COMPUTER_WORD = {"en": "computer", "it": "computer", "fr": "ordinateur"}
 # options that make no sense to change once the powers are handed out
 LOCKED_AFTER_START = frozenset({"assignment", "blind"})
 
@@ -67,16 +79,25 @@ def start_command(s: MailSession, cmd: Command) -> None:
     if game.status != "forming":
         s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
         return
+    solo = computer.solo_options(game) is not None
+    if solo:
+        computer.prepare_solo_seats(s.session, game)
     try:
         games.start_game(s.session, game, s.now)
     except games.StartRefused as exc:
         s.say(CommandRefusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
               needed=games.game_variant(game).players)
         return
+    if solo:
+        computer.seat_solo_computers(s.session, game,
+                                     int(games.options(game)["assignment_record"]["seed"]))
+        computer.phase_started(s.session, game, s.now, s.settings)
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []
     for seat in games.assigned_seats(s.session, game):
         public = games.public_address(s.session, game, seat, s.settings)
+        if seat.account_id is None:
+            public = COMPUTER_WORD.get(game.language, "computer")
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
         if address:
@@ -219,6 +240,9 @@ def replace_command(s: MailSession, cmd: Command) -> None:
     seat = _assigned_seat(s, game, cmd.power)
     if seat is None:
         return
+    if cmd.value == COMPUTER:
+        _seat_computer(s, game, seat)
+        return
     address = addr_spec(cmd.value or "")
     if address is None:
         s.say(CommandRefusal.BAD_ADDRESS)
@@ -230,6 +254,29 @@ def replace_command(s: MailSession, cmd: Command) -> None:
     gamerepo.audit(s.session, s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     guard.ask_address(s, game, seat.power, address, "replace")
+
+
+def _seat_computer(s: MailSession, game: Game, seat: Seat) -> None:
+    """REPLACE power COMPUTER: a vacant or abandoned seat goes to a computer power, which
+    orders from the current phase on (only when the game's option allows it)."""
+    if not games.options(game).get("computer_seats"):
+        s.say(CommandRefusal.NO_COMPUTER_SEATS, game=game.name)
+        return
+    if seat.status not in ("vacant", "abandoned", "sommossa") and seat.account_id is not None:
+        s.say(CommandRefusal.SEAT_NOT_FREE, game=game.name, power=seat.power)
+        return
+    old = games.address_of_account(s.session, seat.account_id)
+    personality = computer.seat_computer(s.session, game, seat, s.now)
+    if games.options(game).get("turn_state", {}).get("replacement_for") == seat.power:
+        # the search is over: the game is no longer suspended for this seat
+        snapshot_rows.set_turn_state(game, suspended=False, replacement_for=None)
+    computer.phase_started(s.session, game, s.now, s.settings)
+    s.say(Done.COMPUTER_SEATED, game=game.name, power=seat.power, personality=personality)
+    _tell_all(s, game, Done.COMPUTER_SEATED, game=game.name, power=seat.power,
+              personality=personality)
+    if old:
+        s.notify(old, game, Done.COMPUTER_SEATED, game=game.name, power=seat.power,
+                 personality=personality)
 
 
 @handles(Verb.EJECT)

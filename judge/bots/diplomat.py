@@ -32,6 +32,7 @@ from judge.bots.personality import Personality
 from judge.bots.proposals import Kind, Proposal, render
 from judge.bots.valuation import reach_counts
 from judge.parsing.commands_lexicon import lexicon as command_lexicon
+from judge.parsing.messages import place_name
 
 LEAD_MIN = 9  # centres before a leader is feared
 LEAD_MARGIN = 4  # over the second power
@@ -169,6 +170,11 @@ def proposals(
         if lead is not None and lead != me:
             out.append(Proposal(Kind.ALLIANCE, me, other, against=lead))
             continue
+        threatened = _threatened_centre(view, position, me, other)
+        if threatened is not None and level < 0.3 and rng.random() < 0.5:
+            # a demand: keep out of my centre (a neutral zone around it, seed 003's fifth kind)
+            out.append(Proposal(Kind.DMZ, me, other, zone=threatened))
+            continue
         attack = next(
             (
                 o
@@ -191,6 +197,25 @@ def proposals(
             else:
                 out.append(Proposal(Kind.PEACE, me, other))
     return out
+
+
+def _threatened_centre(view: MapView, position: Position, me: str, other: str) -> str | None:
+    """An own centre, not occupied by an own unit, one of ``other``'s units could move into."""
+    reach: set[str] = set()
+    for unit in position.units_of(other):
+        reach |= view.reach(unit.type.value, unit.location)
+    own = sorted(c for c, owner in position.centers.items() if owner == me)
+    for centre in own:
+        here = position.units.get(centre)
+        if centre in reach and (here is None or here.power != me):
+            return centre
+    return None
+
+
+def is_demand(proposal: Proposal, position: Position) -> bool:
+    """A neutral zone the proposer asks around one of its own centres: a demand."""
+    return (proposal.kind is Kind.DMZ and proposal.zone is not None
+            and position.centers.get(proposal.zone) == proposal.proposer)
 
 
 def _could_support(position: Position, supporter: str, move: Move) -> bool:
@@ -221,7 +246,7 @@ def _contested_centres(view: MapView, position: Position, me: str, other: str) -
 class Letter:
     """One message a computer power sends: ``kind`` picks the sentence, the rest fills it."""
 
-    kind: str  # accepted | refused | proposal | betrayed | alliance | coalition
+    kind: str  # accepted | refused | proposal | demand | betrayed | alliance | coalition
     sender: str
     to: tuple[str, ...]  # empty: to everyone (a broadcast)
     proposal: Proposal | None = None
@@ -249,6 +274,14 @@ SENTENCES = {
         "{number}.",
         "fr": "{Sender_the} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER "
         "{number}.",
+    },
+    "demand": {
+        "en": "{sender} demands ({number}) that you keep out of {zone}: {deal}. Answer ACCEPT "
+        "{number} or REFUSE {number}.",
+        "it": "{Sender_the} esige ({number}) che tu stia fuori da {zone}: {deal}. Rispondi "
+        "ACCETTO {number} o RIFIUTO {number}.",
+        "fr": "{Sender_the} exige ({number}) que vous restiez hors de {zone} : {deal}. Répondez "
+        "ACCEPTER {number} ou REFUSER {number}.",
     },
     "betrayed": {
         "en": "{about} broke its word to {sender}: {sender} declares war on {about}.",
@@ -301,6 +334,8 @@ def render_letter(letter: Letter, lang: str) -> str:
     fields: dict[str, object] = {
         "number": letter.number if letter.number is not None else "",
         "deal": render(letter.proposal, lang) if letter.proposal is not None else "",
+        "zone": place_name(letter.proposal.zone, lang)
+        if letter.proposal is not None and letter.proposal.zone else "",
     }
     for key, power in (("sender", letter.sender), ("about", letter.about)):
         fields[key] = _name(power, lang)

@@ -168,3 +168,119 @@ def test_gm_seats_the_computer_in_an_abandoned_seat(db: Database) -> None:
         assert game is not None
         assert computer.computer_powers(s, game) == {"ITALY": row.personality}
 
+
+
+def _set_position(db: Database, units: dict[str, list[str]] | None = None,
+                  centers: dict[str, list[str]] | None = None) -> None:
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        if units is not None:
+            position["units"] = units
+        if centers is not None:
+            position["centers"] = centers
+        game.position = position
+
+
+EIGHTEEN = ["PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "LON",
+            "EDI", "LVP", "NWY", "SWE", "TUN", "NAP"]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_solo_win_is_announced_and_play_goes_on(db: Database, lang: str) -> None:
+    h = _solo(db, lang)
+    game = h.game("solo")
+    centers = {p: [c for c in cs if c not in EIGHTEEN] for p, cs in game.position["centers"].items()}
+    centers["FRANCE"] = EIGHTEEN
+    _set_position(db, centers=centers)
+    sent = h.mail(GM, f"{WORDS[lang]['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    bulletin = next(m.body for m in sent if "S1901M" in m.subject and m.to == GM)
+    said = {"en": "France holds the winning number of supply centres and has won the game",
+            "it": "Francia possiede i centri necessari e ha vinto la partita"}[lang]
+    assert said in bulletin
+    game = h.game("solo")
+    assert game.status == "active" and game.phase == "F1901M"
+    assert game.options["bots"]["won"] == "F1901M"
+    # said once: the next bulletin does not repeat it
+    sent = h.mail(GM, f"{WORDS[lang]['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert all(said not in m.body for m in sent)
+
+
+def test_solo_game_ends_when_the_player_is_out(db: Database) -> None:
+    h = _solo(db, "en")
+    game = h.game("solo")
+    units = {p: us for p, us in game.position["units"].items() if p != HUMAN}
+    centers = {p: cs for p, cs in game.position["centers"].items() if p != HUMAN}
+    centers["GERMANY"] = [*centers["GERMANY"], "PAR", "BRE", "MAR"]
+    _set_position(db, units=units, centers=centers)
+    sent = h.mail(GM, "SIGNON FRANCE solo gmpass\nSTATUS")
+    game = h.game("solo")
+    assert game.status == "finished"
+    end = next(m.body for m in sent if "game over" in m.subject)
+    assert "Germany has won the game." in end
+
+
+def test_solo_game_ends_when_no_enemy_centre_is_left(db: Database) -> None:
+    h = _solo(db, "fr")
+    game = h.game("solo")
+    every = sorted({c for cs in game.position["centers"].values() for c in cs})
+    _set_position(db, centers={HUMAN: every})
+    sent = h.mail(GM, "CONNEXION FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    game = h.game("solo")
+    assert game.status == "finished"
+    end = next(m.body for m in sent if "partie terminée" in m.subject or "terminée" in m.body)
+    assert "France" in end
+
+
+def test_answering_the_computer_powers_proposals(db: Database) -> None:
+    """The computer powers' own Spring letters to France (proposals, demands, requests for
+    support): France accepts one and refuses another; a refusal costs a little trust."""
+    h = Harness(db)
+    sent = h.mail(GM, "CREATE solo gmpass\nLANGUAGE en\nBOTS FRANCE\nSTART")
+    letters = [m for m in sent if m.to == GM and "letter from" in m.subject]
+    waiting = [a for a in _rows(db, Agreement) if a.partner == HUMAN and a.status == "proposed"]
+    assert letters and len(letters) == len(waiting)
+    for mail in letters:
+        assert "Answer ACCEPT" in mail.body and "(a computer power) writes to France" in mail.body
+    first, *rest = waiting
+    reply = h.reply(GM, f"SIGNON FRANCE solo gmpass\nACCEPT {first.number}")
+    assert f"You accept proposal {first.number}" in reply
+    if rest:
+        second = rest[0]
+        reply = h.reply(GM, f"SIGNON FRANCE solo gmpass\nREFUSE {second.number}")
+        assert f"You refuse proposal {second.number}" in reply
+        trust = {(t.holder, t.other): t.value for t in _rows(db, TrustRow)}
+        assert trust[(second.proposer, HUMAN)] < 0
+    status = {a.number: a.status for a in _rows(db, Agreement)}
+    assert status[first.number] == "active"
+    # a proposal already answered waits no more
+    again = h.reply(GM, f"SIGNON FRANCE solo gmpass\nACCEPT {first.number}")
+    assert f"No proposal number {first.number} is waiting" in again
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+def test_players_negotiate_between_themselves(db: Database, lang: str) -> None:
+    """Between two players the judge carries the proposal and the answer, and the ledger keeps
+    the agreement (judged like any other after each phase)."""
+    h = Harness(db)
+    options = {"en": "", "it": "LINGUA it", "fr": "LANGUE fr"}[lang]
+    players = h.started_game("club", options, lang=lang)
+    france, germany = players["FRANCE"], players["GERMANY"]
+    w = WORDS[lang]
+    talk = {"en": "PROPOSE GERMANY DMZ BUR", "it": "PROPONI GERMANIA ZONA NEUTRA BOR",
+            "fr": "PROPOSER ALLEMAGNE ZONE NEUTRE BOU"}[lang]
+    sent = h.mail(france, f"{w['signon']} FRANCE club {password_of(france)}\n{talk}")
+    told = next(m.body for m in sent if m.to == germany)
+    answer = {"en": "ACCEPT", "it": "ACCETTO", "fr": "ACCEPTER"}[lang]
+    assert f"{answer} 1" in told
+    sent = h.mail(germany, f"{w['signon']} GERMANY club {password_of(germany)}\n{answer}")
+    reply = next(m.body for m in sent if m.to == germany and m.kind == "reply")
+    check_golden(f"bots_players_answer.{lang}.txt", reply)
+    back = next(m.body for m in sent if m.to == france)
+    assert {"en": "Germany accepts your proposal 1",
+            "it": "La Germania accetta la tua proposta 1",
+            "fr": "L'Allemagne accepte votre proposition 1"}[lang] in back
+    (deal,) = _rows(db, Agreement, "club")
+    assert (deal.proposer, deal.partner, deal.kind, deal.status) == (
+        "FRANCE", "GERMANY", "dmz", "active")

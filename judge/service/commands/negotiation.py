@@ -83,7 +83,8 @@ def answer_command(s: MailSession, cmd: Command) -> None:
     game, power = ready
     council = botrepo.load_council(s.session, game.id)
     reply = ProposalAnswer(cmd.verb is Verb.ACCEPT, cmd.number)
-    agreement = council.respond(power, reply, game.phase) if council is not None else None
+    agreement = (council.respond(power, reply, game.phase, games.load_position(game))
+                 if council is not None else None)
     if council is None or agreement is None:
         s.say(CommandRefusal.NO_PROPOSAL, number=cmd.number)
         return

@@ -284,3 +284,11 @@ def test_players_negotiate_between_themselves(db: Database, lang: str) -> None:
     (deal,) = _rows(db, Agreement, "club")
     assert (deal.proposer, deal.partner, deal.kind, deal.status) == (
         "FRANCE", "GERMANY", "dmz", "active")
+
+
+def test_a_mail_of_proposals_is_bounded(db: Database) -> None:
+    h = _solo(db, "en")
+    lines = ["PROPOSE ENGLAND PEACE"] * 15
+    reply = h.reply(GM, "\n".join(["SIGNON FRANCE solo gmpass", *lines]))
+    assert reply.count("at most ten proposals and answers per mail") == 5
+    assert len(_rows(db, Agreement)) == 10

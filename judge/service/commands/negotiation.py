@@ -21,12 +21,20 @@ from judge.storage import botrepo, playrepo
 from judge.storage.models import Game, Press
 
 OPEN = ("active", "paused")
+# proposals and answers one mail may make: each may mail a player and wake the computer
+# powers' answers over the whole ledger, so a mail of them is bounded like its sign-ons
+PER_MAIL = 10
 
 
 def _ready(s: MailSession) -> tuple[Game, str] | None:
     """The game and the power negotiating, or None (refusal said)."""
     assert s.actor is not None and s.actor.seat is not None
     game = s.actor.game
+    spent = s.counted_by.get("negotiation", 0)
+    if spent >= PER_MAIL:
+        s.say(CommandRefusal.TOO_MANY, what="proposals")
+        return None
+    s.counted_by["negotiation"] = spent + 1
     if game.status not in OPEN:
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return None

@@ -83,6 +83,8 @@ class MailSession:
         self.counted: set[tuple[int, str]] = set()  # tries the lockout has counted
         self.signons: dict[tuple[str, str], str] = {}  # (game, power) -> password given
         self.address_changed = False
+        # bounded commands of other modules: name -> how many this mail used
+        self.counted_by: dict[str, int] = {}
 
     # ------------------------------------------------------------ language and output
 

@@ -44,6 +44,8 @@ from judge.storage.models import Game, Press, Seat
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 SOURCE = "computer"  # how a computer power's order is marked in bulletins and the archive
+# how a computer power's seat is shown in START and LIST replies, in place of an address
+SEAT_WORD = {"en": "computer", "it": "computer", "fr": "ordinateur"}
 BROADCAST = "*"
 # phases one mail may process in a row in a solo game (a movement phase, its retreats, the
 # winter): bounded work per mail

@@ -176,6 +176,8 @@ def describe_options(game: Game) -> dict[str, Any]:
         "end": opts["end"],
         "assignment": opts["assignment"],
         "rules": opts["rules"],
+        "bots": bool(opts.get("bots")),
+        "computer_seats": bool(opts.get("computer_seats")),
     }
 
 

@@ -292,3 +292,12 @@ def test_a_mail_of_proposals_is_bounded(db: Database) -> None:
     reply = h.reply(GM, "\n".join(["SIGNON FRANCE solo gmpass", *lines]))
     assert reply.count("at most ten proposals and answers per mail") == 5
     assert len(_rows(db, Agreement)) == 10
+
+
+def test_list_shows_the_computer_powers(db: Database) -> None:
+    h = _solo(db, "fr")
+    listing = h.reply(GM, "LISTE solo")
+    assert "contre l'ordinateur" in listing
+    lines = [line for line in listing.splitlines() if "ordinateur" in line and "centres" in line]
+    assert len(lines) == 6  # every seat but France's
+    assert all("France" not in line for line in lines)

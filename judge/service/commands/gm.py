@@ -26,8 +26,6 @@ from judge.service.header_safety import addr_spec
 from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
-# how a computer power's seat is shown in the START reply, in place of an address
-COMPUTER_WORD = {"en": "computer", "it": "computer", "fr": "ordinateur"}
 # options that make no sense to change once the powers are handed out
 LOCKED_AFTER_START = frozenset({"assignment", "blind"})
 
@@ -97,7 +95,7 @@ def start_command(s: MailSession, cmd: Command) -> None:
     for seat in games.assigned_seats(s.session, game):
         public = games.public_address(s.session, game, seat, s.settings)
         if seat.account_id is None:
-            public = COMPUTER_WORD.get(game.language, "computer")
+            public = computer.SEAT_WORD.get(game.language, "computer")
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
         if address:

@@ -213,8 +213,8 @@ def send_letters(session: Session, game: Game, now: datetime, settings: Settings
     """Store each letter as press and mail it, in the game's language, to the players it is
     for (a broadcast to every player, the GM and the observers). Letters between computer
     powers reach nobody's mailbox; what they agree is announced by the alliance letters."""
-    if not letters:
-        return
+    if not letters or games.press_mode(game) == "none":
+        return  # a game without press hears nothing from its computer powers either
     info = announce.game_info(game, settings)
     people = computer_powers(session, game)
     addresses = _human_addresses(session, game, people)

@@ -301,3 +301,12 @@ def test_list_shows_the_computer_powers(db: Database) -> None:
     lines = [line for line in listing.splitlines() if "ordinateur" in line and "centres" in line]
     assert len(lines) == 6  # every seat but France's
     assert all("France" not in line for line in lines)
+
+
+def test_no_press_no_letters(db: Database) -> None:
+    h = Harness(db)
+    sent = h.mail(GM, "CREATE quiet gmpass\nPRESS none\nBOTS FRANCE\nSTART")
+    assert not [m for m in sent if "letter from" in m.subject or "news from" in m.subject]
+    assert not _rows(db, Press, "quiet")
+    reply = h.reply(GM, "SIGNON FRANCE quiet gmpass\nPROPOSE ENGLAND PEACE")
+    assert "allows no press" in reply

@@ -36,8 +36,19 @@ def _my_orders(table: Table, name: str) -> list[str]:
     return [str(o) for o in bot_orders(position, HUMAN, random.Random(game.phase), plain=True)]
 
 
-async def _play(table: Table, name: str, lines: list[str]) -> None:
-    await table.send(GM, "\n".join([f"SIGNON {HUMAN} {name} {GM_PASSWORD}", *lines]) + "\n")
+WORDS = {
+    "en": {"create": "CREATE", "lang": "LANGUAGE en", "bots": f"BOTS {HUMAN}", "start": "START",
+           "signon": "SIGNON", "results": "{phase} results", "computer": "(*computer*)",
+           "played": b"played by the computer", "letter": ("letter from", "news from")},
+    "it": {"create": "CREA", "lang": "LINGUA it", "bots": "AUTOMI FRANCIA", "start": "INIZIA",
+           "signon": "ACCEDI", "results": "risultati {phase}", "computer": "(*computer*)",
+           "played": b"giocata dal computer", "letter": ("lettera da", "notizie da")},
+}
+
+
+async def _play(table: Table, name: str, lang: str, lines: list[str]) -> None:
+    signon = WORDS[lang]["signon"]
+    await table.send(GM, "\n".join([f"{signon} {HUMAN} {name} {GM_PASSWORD}", *lines]) + "\n")
 
 
 def _rows(table: Table, model: Any, name: str) -> list[Any]:
@@ -46,10 +57,14 @@ def _rows(table: Table, model: Any, name: str) -> list[Any]:
         return list(s.scalars(select(model).where(model.game_id == game.id)))
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
-async def test_solo_game_against_six_computer_powers(table: Table) -> None:
+@pytest.mark.parametrize(("database_url", "lang"), [("sqlite", "en"), ("postgresql", "en"),
+                                                    ("postgresql", "it")],
+                         indirect=["database_url"])
+async def test_solo_game_against_six_computer_powers(table: Table, lang: str) -> None:
     name = "solo"
-    await table.send(GM, f"CREATE {name} {GM_PASSWORD}\nLANGUAGE en\nBOTS {HUMAN}\nSTART\n")
+    w = WORDS[lang]
+    await table.send(GM, f"{w['create']} {name} {GM_PASSWORD}\n{w['lang']}\n{w['bots']}\n"
+                     f"{w['start']}\n")
     game = table.game(name)
     assert game.status == "active" and game.phase == "S1901M"
     assert game.options["bots"]["human"] == HUMAN
@@ -67,14 +82,14 @@ async def test_solo_game_against_six_computer_powers(table: Table) -> None:
         if game.status != "active":
             break
         phase = game.phase
-        await _play(table, name, _my_orders(table, name))
+        await _play(table, name, lang, _my_orders(table, name))
         game = table.game(name)
         # processed by the mail itself: no deadline, no wake-up
         assert game.phase != phase, phase
         played.append(phase)
-        results = table.last_to(GM, f"{phase} results")
+        results = table.last_to(GM, str(w["results"]).format(phase=phase))
         if phase.endswith("M"):
-            assert "(*computer*)" in results.body
+            assert str(w["computer"]) in results.body
     turns = {t.phase: t for t in _rows(table, Turn, name)}
     assert {"S1901M", "F1901M", "S1902M"} <= set(turns)
     spring = turns["S1901M"]
@@ -82,12 +97,12 @@ async def test_solo_game_against_six_computer_powers(table: Table) -> None:
         assert {r["source"] for r in spring.outcomes[power]} == {"computer"}
     assert {r["source"] for r in spring.outcomes[HUMAN]} == {"submitted"}
     # the movement bulletins carry the map
-    raw = [c.raw for c in table.relay.messages if b"S1901M results" in c.raw]
+    subject = str(w["results"]).format(phase="S1901M").encode()
+    raw = [c.raw for c in table.relay.messages if subject in c.raw]
     assert raw and all(b"Content-Disposition: attachment" in r for r in raw)
-    assert b"played by the computer" in raw[0]
+    assert all(w["played"] in r for r in raw)
     # the computer powers wrote: proposals to France in Spring, or news for everyone
     letters = _rows(table, Press, name)
     assert letters, "the computer powers wrote nothing"
     assert all(p.from_power in bots for p in letters)
-    assert any(m for m in table.mails_to(GM) if "from " in m.subject and (
-        "letter" in m.subject or "news" in m.subject))
+    assert any(m for m in table.mails_to(GM) if any(k in m.subject for k in w["letter"]))

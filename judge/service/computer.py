@@ -22,6 +22,7 @@ Everything here runs inside the caller's transaction.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -40,8 +41,11 @@ from judge.service import announce, games, turns, usecases
 from judge.settings import Settings
 from judge.storage import botrepo, gamerepo
 from judge.storage.models import Game, Press, Seat
+from judge.storage.turnrepo import savepoint
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+
+log = logging.getLogger(__name__)
 
 SOURCE = "computer"  # how a computer power's order is marked in bulletins and the archive
 # how a computer power's seat is shown in START and LIST replies, in place of an address
@@ -198,7 +202,15 @@ def advance(session: Session, game: Game, now: datetime, settings: Settings) -> 
     for _ in range(PHASES_PER_MAIL):
         if game.status != "active":
             break
-        report = turns.process(session, game, now, settings)
+        try:
+            # the mail's own work (orders stored, the reply) commits even if the phase fails:
+            # the failure is logged and the early sweep tries the phase again
+            with savepoint(session):
+                report = turns.process(session, game, now, settings)
+        except Exception:
+            log.exception("solo game %s: processing %s after the player's mail failed",
+                          game.name, game.phase)
+            break
         if report.action != "adjudicated":
             break
         done.append(report.phase)

@@ -310,3 +310,25 @@ def test_no_press_no_letters(db: Database) -> None:
     assert not _rows(db, Press, "quiet")
     reply = h.reply(GM, "SIGNON FRANCE quiet gmpass\nPROPOSE ENGLAND PEACE")
     assert "allows no press" in reply
+
+
+def test_a_failing_phase_does_not_lose_the_players_mail(db: Database,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phase is processed inside the mail's transaction, in a savepoint: when it fails the
+    orders and the reply still stand, and the early sweep tries the phase again later."""
+    from judge.service import turns
+
+    h = _solo(db, "en")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("adjudication failed")
+
+    monkeypatch.setattr(turns, "_adjudicate", broken)
+    reply = h.reply(GM, "SIGNON FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert "Orders for S1901M on file" in reply
+    assert h.game("solo").phase == "S1901M"
+    orders = [r for r in _rows(db, OrderSet) if r.power == HUMAN]
+    assert orders and orders[-1].orders == ["A PAR H", "A MAR H", "F BRE H"]
+    monkeypatch.undo()
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nSTATUS")  # any later mail (or the sweep) goes on
+    assert h.game("solo").phase == "F1901M"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, select
 
-from judge.service import computer
+from judge.service import computer, turns
 from judge.storage import Database, gamerepo, playrepo
 from judge.storage.models import OrderSet, Press, Turn
 from judge.storage.models_bots import Agreement, BotSeat
@@ -316,8 +316,6 @@ def test_a_failing_phase_does_not_lose_the_players_mail(db: Database,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The phase is processed inside the mail's transaction, in a savepoint: when it fails the
     orders and the reply still stand, and the early sweep tries the phase again later."""
-    from judge.service import turns
-
     h = _solo(db, "en")
 
     def broken(*args: Any, **kwargs: Any) -> Any:
@@ -332,3 +330,25 @@ def test_a_failing_phase_does_not_lose_the_players_mail(db: Database,
     monkeypatch.undo()
     h.mail(GM, "SIGNON FRANCE solo gmpass\nSTATUS")  # any later mail (or the sweep) goes on
     assert h.game("solo").phase == "F1901M"
+
+
+def test_a_solo_game_on_the_pure_map(db: Database) -> None:
+    """Any variant the mail service seats: Pure (seven capitals, one army each). Each of
+    France's mails processes its phase, and the winter after it when nobody has anything to
+    build, with the computer powers' orders through the variant's own map."""
+    h = Harness(db)
+    h.mail(GM, "CREATE puro gmpass\nVARIANT pure\nBOTS FRANCE\nSTART")
+    seen = []
+    for _ in range(4):
+        game = h.game("puro")
+        assert game.status == "active" and game.phase.endswith("M")
+        units = game.position["units"].get(HUMAN, [])
+        h.mail(GM, "\n".join(["SIGNON FRANCE puro gmpass", *[f"{u} H" for u in units]]))
+        seen.append(game.phase)
+        assert h.game("puro").phase != game.phase
+    assert seen == ["S1901M", "F1901M", "S1902M", "F1902M"]
+    played = [t.phase for t in sorted(_rows(db, Turn, "puro"), key=lambda t: t.id)]
+    assert [p for p in played if p.endswith("M")] == seen
+    spring = next(t for t in _rows(db, Turn, "puro") if t.phase == "S1901M")
+    assert all(r["source"] == "computer" for p, rs in spring.outcomes.items() if p != HUMAN
+               for r in rs)

@@ -119,6 +119,9 @@ def seat_solo_computers(session: Session, game: Game, seed: int) -> None:
 
 def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> str:
     """The GM gives a vacant or abandoned seat to the computer: returns its personality."""
+    if not (games.options(game).get("computer") or {}).get("seed"):
+        # the game's stream for its computer powers' choices, drawn once and kept
+        games.update_options(game, computer={"seed": secrets.randbits(31)})
     council = botrepo.load_council(session, game.id) or Council({})
     taken = set(council.characters.values())
     rng = random.Random(f"{_seed(game)}:{seat.power}")
@@ -130,8 +133,6 @@ def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> st
     seat.password_hash = ""
     seat.status = "active"
     seat.strikes = 0
-    if not (games.options(game).get("computer") or {}).get("seed"):
-        games.update_options(game, computer={"seed": secrets.randbits(31)})
     gamerepo.audit(session, now, "computer.seated", game_id=game.id, power=seat.power,
                    personality=name)
     return name

@@ -352,3 +352,11 @@ def test_a_solo_game_on_the_pure_map(db: Database) -> None:
     spring = next(t for t in _rows(db, Turn, "puro") if t.phase == "S1901M")
     assert all(r["source"] == "computer" for p, rs in spring.outcomes.items() if p != HUMAN
                for r in rs)
+
+
+def test_set_wait_holds_the_solo_phase_until_nowait(db: Database) -> None:
+    h = _solo(db, "en")
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nSET WAIT\nA PAR - BUR")
+    assert h.game("solo").phase == "S1901M"  # the player said he has more to send
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nSET NOWAIT")
+    assert h.game("solo").phase == "F1901M"

@@ -42,6 +42,8 @@ class SeatInfo:
     status: str  # active | onp1 | abandoned | sommossa | eliminated | vacant
     late_days_left: int
     strikes: int = 0
+    # the other powers the same player holds (seed 001's games for two to four players)
+    partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ NOTICE_KINDS = (
     "late",  # late days charged and the deadline moved
     "extension",  # GM extension
     "game_end",
+    "lot",  # seed 001's two-player lot: ``power`` joins the player of ``detail`` (a power)
 )
 
 
@@ -222,7 +225,7 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
 def seat_lines(seats: Sequence[SeatInfo], lang: str) -> list[dict[str, Any]]:
     return [
         {"power": power_name(s.power, lang), "status": s.status, "late_days_left": s.late_days_left,
-         "strikes": s.strikes}
+         "strikes": s.strikes, "partners": [power_name(p, lang) for p in s.partners]}
         for s in sorted(seats, key=lambda s: POWERS.index(s.power) if s.power in POWERS else 99)
     ]
 
@@ -231,7 +234,8 @@ def notice_items(notices: Sequence[Notice], game: GameInfo) -> list[dict[str, An
     lang = game.language
     return [
         {"kind": n.kind, "power": power_name(n.power, lang) if n.power else "",
-         "days": n.days, "detail": n.detail,
+         "days": n.days,
+         "detail": power_name(n.detail, lang) if n.kind == "lot" else n.detail,
          "until": format_deadline(n.until, game.timezone, lang) if n.until else ""}
         for n in notices
     ]

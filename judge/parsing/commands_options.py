@@ -45,6 +45,11 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
     if key == "variant":
         # the service checks the name against the installed variants (``judge variants``)
         return bad() if len(rest) > 1 else replace(base, setting=rest[0].lower())
+    if key == "players":
+        # seed 001: 2..7 players pick the standard map's game for that many (standard-N)
+        if len(rest) > 1 or not rest[0].isdigit() or not 2 <= int(rest[0]) <= 7:
+            return bad()
+        return replace(base, setting=int(rest[0]))
     if key == "late_days":
         if len(rest) > 2 or not all(w.isdigit() for w in rest):
             return bad()

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
@@ -31,6 +33,14 @@ log = logging.getLogger(__name__)
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 STATE_KEY = "turn_state"
+LOT_KEY = "lot_record"  # seed 001's two-player lot: seed, seats, the winner, who Italy joins
+
+
+def lot_joins(game: Game) -> str | None:
+    """The power the two-player lot gave the neutral power to (None before the draw)."""
+    record = (game.options or {}).get(LOT_KEY) or {}
+    joins = record.get("joins")
+    return str(joins) if joins else None
 
 
 def game_options(options: dict[str, Any]) -> GameOptions:
@@ -178,5 +188,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
         replacement=replacement,
         draw_votes=draw,
         concessions=concessions,
+        variant=installed_variant(game.variant or DEFAULT_VARIANT),
+        joins=lot_joins(game),
     )
     return Gathered(snapshot, rows, texts)

@@ -31,9 +31,11 @@ def test_italian_and_french_words_name_the_option(db: Database) -> None:
     assert h.game("uno").variant == "pure" and h.game("deux").variant == "pure"
 
 
-def test_unknown_and_not_yet_seated_variants_are_refused(db: Database) -> None:
+def test_unknown_variants_are_refused(db: Database) -> None:
     h = Harness(db)
     assert "is not allowed" in h.reply(GM, "CREATE beta secret\nVARIANT atlantis")
-    # seed 001's six-player game: adjudicated by judge adjudicate, not yet seated by mail
-    assert "is not allowed" in h.reply(GM, "CREATE gamma secret\nVARIANT standard-6")
+    assert "not allowed (8)" in h.reply(GM, "CREATE gamma secret\nPLAYERS 8")
+    # seed 001's six-player game is seated by mail too (PLAYERS 6 names it)
+    h.reply(GM, "CREATE delta secret\nVARIANT standard-6")
     assert h.game("beta").variant == "standard" and h.game("gamma").variant == "standard"
+    assert h.game("delta").variant == "standard-6"

@@ -75,21 +75,28 @@ def start_command(s: MailSession, cmd: Command) -> None:
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []
-    for seat in games.assigned_seats(s.session, game):
+    told: set[int] = set()
+    assigned = games.assigned_seats(s.session, game)
+    for seat in assigned:
         public = games.public_address(s.session, game, seat, s.settings)
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
-        if address:
+        if address and seat.account_id not in told:
+            # one mail per player, naming every power he holds (seed 001's fewer-player games)
+            told.add(seat.account_id or 0)
+            others = [o.power for o in assigned
+                      if o.account_id == seat.account_id and o.power != seat.power]
             blind = games.is_blind(game)
             anon = games.anon_address(game, seat.power, s.settings) if blind else None
             relay = games.relay_address(game, "POWER", seat, s.settings) if blind else None
             s.notify(address, game, Done.STARTED, game=game.name, power=seat.power,
-                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay)
+                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay,
+                     others=others, phase=game.phase)
     s.say(Done.STARTED, game=game.name, power=None, deadline=deadline, anon=None, seats=rows,
-          gm=True)
+          gm=True, phase=game.phase)
     for address in games.observers(game):
         s.notify(address, game, Done.STARTED, game=game.name, power=None, deadline=deadline,
-                 anon=None, seats=rows, gm=False)
+                 anon=None, seats=rows, gm=False, phase=game.phase)
 
 
 def _reschedule(s: MailSession, game: Game, due: datetime) -> None:

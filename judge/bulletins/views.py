@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.bulletins.names import (
     UNIT_NAMES,
@@ -168,12 +169,23 @@ def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
     return f"{text}  (*{_ILLEGAL[lang]}: {reason}*)" if reason else f"{text}  (*{_ILLEGAL[lang]}*)"
 
 
+def _powers(*positions: Mapping[str, Any]) -> list[str]:
+    """The powers of the game's map: those of the variant the position's JSON names (a
+    position knows its map), and any power it mentions. No global power list."""
+    found: set[str] = set()
+    for position in positions:
+        found.update(installed_variant(position.get("variant") or DEFAULT_VARIANT).powers)
+        for key in ("centers", "units", "dislodged"):
+            found.update((position.get(key) or {}).keys())
+    return sorted(found)
+
+
 def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Units waiting to retreat after a movement phase, each with where it may go."""
     if not Phase.parse(record.phase).is_movement:
         return []
     found = []
-    for power in POWERS:
+    for power in _powers(record.after):
         for unit, retreats in sorted(_dislodged(record.after).get(power, {}).items()):
             kind, loc = unit.split()
             shown = place_abbr if lang == "fr" else place_name
@@ -191,7 +203,7 @@ def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     before, after = _centers(record.before), _centers(record.after)
     shown = place_abbr if lang == "fr" else place_name
     rows = []
-    for power in POWERS:
+    for power in _powers(record.before, record.after):
         now_held = after.get(power, [])
         was_held = before.get(power, [])
         if not now_held and not was_held:
@@ -213,7 +225,7 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
         return []
     centers = _centers(record.after)
     rows = []
-    for power in POWERS:
+    for power in _powers(record.after):
         units = len(record.after.get("units", {}).get(power, []))
         owned = len(centers.get(power, []))
         if units or owned:
@@ -226,7 +238,7 @@ def seat_lines(seats: Sequence[SeatInfo], lang: str) -> list[dict[str, Any]]:
     return [
         {"power": power_name(s.power, lang), "status": s.status, "late_days_left": s.late_days_left,
          "strikes": s.strikes, "partners": [power_name(p, lang) for p in s.partners]}
-        for s in sorted(seats, key=lambda s: POWERS.index(s.power) if s.power in POWERS else 99)
+        for s in sorted(seats, key=lambda s: s.power)
     ]
 
 
@@ -261,7 +273,7 @@ def results_view(
         "phase": record.phase,
         "title": phase_title(record.phase, lang),
         "kind": phase.kind.value,
-        "orders": order_lines(record, lang, POWERS),
+        "orders": order_lines(record, lang, _powers(record.before, record.after)),
         "dislodged": dislodged_lines(record, lang),
         "centers": center_lines(record, lang) if show_centers else [],
         "adjustments": adjustment_lines(record, lang),
@@ -321,7 +333,7 @@ def end_view(
         "reason": reason,
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
-                     "score": _score((scores or {}).get(p))} for p in POWERS],
+                     "score": _score((scores or {}).get(p))} for p in sorted(centers)],
         "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang),
                    "target": power_name(v["target"], lang) if v.get("target") else "",
                    "orders": list(v.get("orders", []))} for v in votes],

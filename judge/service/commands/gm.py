@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
 from judge.service import announce, deadlines, ending, games, turns, usecases
@@ -317,7 +316,7 @@ def end_command(s: MailSession, cmd: Command) -> None:
     counts: dict[str, int] = {}
     if game.position:
         position = games.load_position(game)
-        counts = {p: len(position.centers_of(p)) for p in POWERS}
+        counts = {p: len(position.centers_of(p)) for p in position.powers()}
     game.status = "finished"
     game.deadline = None
     deadlines.clear(s.session, game)

@@ -146,7 +146,8 @@ def _adjudicate(s: GameSnapshot, why: Why) -> Decision:
         standing = _standing(s, seat, updates, dropped, calls)
         own = submitted if standing is Standing.PLAYING else ()
         votes = eligible_votes(s.foreign_orders.get(power, {}), voters - {power})
-        made = generate_orders(position, power, own, standing, rules, votes, board)
+        made = generate_orders(position, power, own, standing, rules, votes, board,
+                               s.options.removal_distance)
         if own or made:
             orders[power] = own + tuple(g.order for g in made)
         if made:

@@ -34,7 +34,8 @@ from judge.rules.assignment import (
     seat_ranking,
 )
 from judge.rules.lateness import LateBalance
-from judge.rules.options import GameOptions
+from judge.rules.option_registry import OptionType, shown_options
+from judge.rules.options import GameOptions, RuleSet
 from judge.service import deadlines, snapshot_rows
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo
@@ -152,20 +153,22 @@ def _set_variant(game: Game, name: str) -> None:
 
 
 def describe_options(game: Game) -> dict[str, Any]:
-    """The options a player may see (LIST / SUMMARY), without the judge's bookkeeping."""
+    """The options a player may see (LIST / SUMMARY), without the judge's bookkeeping: those
+    the option registry shows for the game's rule set."""
     opts = options(game)
-    return {
-        "language": game.language,
-        "press": opts["press"],
-        "blind": bool(opts["blind"]),
-        "deadlines_hours": opts["deadlines_hours"],
-        "timezone": opts["timezone"],
-        "late_days": f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}",
-        "end": opts["end"],
-        "assignment": opts["assignment"],
-        "rules": opts["rules"],
-        "variant": game.variant or DEFAULT_VARIANT,
-    }
+    shown: dict[str, Any] = {}
+    for spec in shown_options(RuleSet(opts.get("rules", "italian"))):
+        if spec.key == "language":
+            shown["language"] = game.language
+        elif spec.key == "variant":
+            shown["variant"] = game.variant or DEFAULT_VARIANT
+        elif spec.type is OptionType.LATE_DAYS:
+            shown["late_days"] = f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}"
+        elif spec.type is OptionType.FLAG:
+            shown[spec.key] = bool(opts.get(spec.key))
+        else:
+            shown[spec.key] = opts.get(spec.key, spec.default)
+    return shown
 
 
 # ---------------------------------------------------------------- seats and addresses

@@ -221,8 +221,8 @@ def _record(before: dict[str, Any], after: dict[str, Any], adj: Adjudication,
 def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSnapshot,
              decision: Decision) -> TurnReport:
     """The would-be results, rendered for the GM only; nothing is stored or sent."""
-    adj = adjudicate(snapshot.position, dict(decision.orders), Options(joins=snapshot.joins),
-                     snapshot.variant)
+    adj = adjudicate(snapshot.position, dict(decision.orders),
+                     Options(snapshot.options.removal_distance, snapshot.joins), snapshot.variant)
     record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
     view = results_view(announce.game_info(game, settings), record, preview=True,
                         seats=announce.seat_infos(_seat_rows(session, game), game.options))
@@ -237,7 +237,8 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
     variant = game_variant(game)
-    adj = adjudicate(snapshot_position, dict(decision.orders), Options(joins=lot_joins(game)),
+    adj = adjudicate(snapshot_position, dict(decision.orders),
+                     Options(game_options(game.options).removal_distance, lot_joins(game)),
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
+from judge.rules.option_registry import locked_after_start
 from judge.service import announce, deadlines, ending, games, turns, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
@@ -16,7 +17,7 @@ from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
-LOCKED_AFTER_START = frozenset({"assignment", "blind"})
+LOCKED_AFTER_START = locked_after_start()  # from the option registry
 
 
 def _game(s: MailSession) -> Game:

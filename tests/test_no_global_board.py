@@ -28,11 +28,6 @@ LEFT: dict[str, set[str]] = {
     "bulletins/names.py": {"standard_board"},
     # Position()'s default homes, Position.initial() and from_lists() without centres
     "adjudicator/position.py": {"standard_board", "S1901M"},
-    # fallbacks for callers that pass no board (the service and house rules pass one)
-    "adjudicator/convoy_routes.py": {"standard_board"},
-    "rules/defaults.py": {"standard_board"},
-    "rules/territory.py": {"standard_board"},
-    "cli_parse.py": {"standard_board"},
     # column defaults and the CREATE row: a game is created before its variant is chosen
     "storage/models_game.py": {"S1901M"},
     "service/games.py": {"S1901M"},

@@ -333,7 +333,9 @@ def end_view(
         "reason": reason,
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
-                     "score": _score((scores or {}).get(p))} for p in sorted(centers)],
+                     "score": _score((scores or {}).get(p))}
+                    for p in sorted({*installed_variant(game.variant or DEFAULT_VARIANT).powers,
+                                     *centers})],
         "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang),
                    "target": power_name(v["target"], lang) if v.get("target") else "",
                    "orders": list(v.get("orders", []))} for v in votes],

@@ -17,6 +17,7 @@ suspension, set ``new_deadline``. Eliminated powers: game_end.eliminated(next po
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from judge.adjudicator.orders import Order
@@ -145,7 +146,8 @@ def _adjudicate(s: GameSnapshot, why: Why) -> Decision:
         submitted = tuple(s.orders.get(power, ()))
         standing = _standing(s, seat, updates, dropped, calls)
         own = submitted if standing is Standing.PLAYING else ()
-        votes = eligible_votes(s.foreign_orders.get(power, {}), voters - {power})
+        votes = one_vote_per_player(
+            s, power, eligible_votes(s.foreign_orders.get(power, {}), voters - {power}))
         made = generate_orders(position, power, own, standing, rules, votes, board,
                                s.options.removal_distance)
         if own or made:
@@ -201,6 +203,24 @@ def _standing(
             SeatChangeWhy.ABANDONED_SOMMOSSA, status=SeatStatus.SOMMOSSA, strikes=strikes
         )
     return Standing.ABANDONED
+
+
+def one_vote_per_player(s: GameSnapshot, target: str, votes: Mapping[str, Sequence[Order]],
+                        ) -> dict[str, Sequence[Order]]:
+    """Votes for ``target``'s units count once per person (seed 001's players hold several
+    powers): the player of ``target`` votes not at all, and a player who voted through two of
+    his powers counts once (the first power, in the map's order)."""
+    own = s.seat(target).holder
+    out: dict[str, Sequence[Order]] = {}
+    seen: set[int] = set()
+    for voter in sorted(votes):
+        holder = s.seat(voter).holder
+        if holder is not None and (holder == own or holder in seen):
+            continue
+        if holder is not None:
+            seen.add(holder)
+        out[voter] = votes[voter]
+    return out
 
 
 def with_orders(snapshot: GameSnapshot, power: str, orders: tuple[Order, ...]) -> GameSnapshot:

@@ -38,6 +38,8 @@ class SeatState:
     late_days_used_this_turn: int = 0
     has_orders: bool = False
     wait: bool = False
+    # who plays it (an account id; None: nobody): one person may hold several powers
+    holder: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
             power=power, status=status, strikes=strikes,
             late_days_left=late_days_left(row, options),
             late_days_used_this_turn=row.late_days_this_turn,
-            has_orders=has, wait=row.wait or stale,
+            has_orders=has, wait=row.wait or stale, holder=row.account_id,
         )
     foreign: dict[str, dict[str, list[Order]]] = {}
     for vote in votes(session, game.id, phase=game.phase, kind="sommossa_order"):

@@ -28,11 +28,7 @@ LEFT: dict[str, set[str]] = {
     "bulletins/names.py": {"standard_board"},
     # Position()'s default homes, Position.initial() and from_lists() without centres
     "adjudicator/position.py": {"standard_board", "S1901M"},
-    # column defaults and the CREATE row: a game is created before its variant is chosen
-    "storage/models_game.py": {"S1901M"},
-    "service/games.py": {"S1901M"},
-    # a variant folder without "first_phase" starts in Spring 1901; DATC cases do too
-    "adjudicator/catalog.py": {"S1901M"},
+    # a DATC case without a phase line is a Spring 1901 movement (the DATC's convention)
     "adjudicator/datc.py": {"S1901M"},
 }
 WATCHED = ("POWERS", "standard_board")

@@ -83,9 +83,11 @@ def observers(game: Game) -> list[str]:
 
 def create_game(session: Any, name: str, password_hash: str, gm: Account, language: str,
                 now: datetime) -> Game:
-    game = Game(name=name, variant="standard", status="forming", language=language,
+    first = installed_variant(DEFAULT_VARIANT)  # until the GM's VARIANT or PLAYERS line
+    game = Game(name=name, variant=first.name, status="forming", language=language,
                 options=default_game_options(), password_hash=password_hash,
-                gm_account_id=gm.id, phase="S1901M", position={}, deadline=None, created=now)
+                gm_account_id=gm.id, phase=str(first.first_phase), position={}, deadline=None,
+                created=now)
     session.add(game)
     session.flush()
     gamerepo.audit(session, now, "create", game_id=game.id, actor_account_id=gm.id)

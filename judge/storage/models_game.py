@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.rules.option_registry import default_options
 from judge.storage.base import Base
 
@@ -48,7 +49,8 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=default_game_options)
     password_hash: Mapped[str] = mapped_column(String(255), default="")
     gm_account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id"))
-    phase: Mapped[str] = mapped_column(String(8), default="S1901M")
+    # the default variant's first phase until START sets the game's own
+    phase: Mapped[str] = mapped_column(String(8), default=lambda: str(installed_variant().first_phase))
     position: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline: Mapped[datetime | None]
     created: Mapped[datetime]

@@ -23,9 +23,6 @@ LEFT: dict[str, set[str]] = {
     # the command grammar's power words (a copy of the standard seven)
     "parsing/commands_types.py": {"POWERS"},
     "parsing/commands.py": {"POWERS"},
-    # province words are built once per language over the standard map's names
-    "parsing/lexicon.py": {"standard_board"},
-    "bulletins/names.py": {"standard_board"},
     # Position()'s default homes, Position.initial() and from_lists() without centres
     "adjudicator/position.py": {"standard_board", "S1901M"},
     # a DATC case without a phase line is a Spring 1901 movement (the DATC's convention)

@@ -8,7 +8,7 @@ templates only lay text out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -169,6 +169,13 @@ def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
     return f"{text}  (*{_ILLEGAL[lang]}: {reason}*)" if reason else f"{text}  (*{_ILLEGAL[lang]}*)"
 
 
+def _namer(lang: str, position: Mapping[str, Any]) -> Callable[[str, str], str]:
+    """How a bulletin names a place on the position's map (French: short codes, seed 000)."""
+    name = place_abbr if lang == "fr" else place_name
+    variant = str(position.get("variant") or DEFAULT_VARIANT)
+    return lambda location, lang: name(location, lang, variant)
+
+
 def _powers(*positions: Mapping[str, Any]) -> list[str]:
     """The powers of the game's map: those of the variant the position's JSON names (a
     position knows its map), and any power it mentions. No global power list."""
@@ -188,7 +195,7 @@ def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     for power in _powers(record.after):
         for unit, retreats in sorted(_dislodged(record.after).get(power, {}).items()):
             kind, loc = unit.split()
-            shown = place_abbr if lang == "fr" else place_name
+            shown = _namer(lang, record.after)
             kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
             found.append({
                 "power": power_name(power, lang),
@@ -201,7 +208,7 @@ def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
 def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Ownership after the phase, with the centres gained and lost in it."""
     before, after = _centers(record.before), _centers(record.after)
-    shown = place_abbr if lang == "fr" else place_name
+    shown = _namer(lang, record.after)
     rows = []
     for power in _powers(record.before, record.after):
         now_held = after.get(power, [])

@@ -20,9 +20,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 LEFT: dict[str, set[str]] = {
     # the definitions themselves: the standard map's loader and its power tuple
     "adjudicator/geography.py": {"POWERS", "standard_board"},
-    # the command grammar's power words (a copy of the standard seven)
-    "parsing/commands_types.py": {"POWERS"},
-    "parsing/commands.py": {"POWERS"},
     # Position()'s default homes, Position.initial() and from_lists() without centres
     "adjudicator/position.py": {"standard_board", "S1901M"},
     # a DATC case without a phase line is a Spring 1901 movement (the DATC's convention)

@@ -16,6 +16,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from judge.storage.archive_queries import game_archive
 from judge.storage.gamerepo import current_orders
 from judge.storage.models import Account, Seat
 from tests.e2e.players import GM, GM_PASSWORD
@@ -96,6 +97,11 @@ async def test_three_players_hold_seven_powers(table: Table) -> None:
     units = game.position["units"]
     assert "F NTH" in units["ENGLAND"] and "A GAL" in units["AUSTRIA"]
     assert "A SIL" in units["GERMANY"]
+    # and the archive says who holds which powers
+    archived = game_archive(table.db, name)
+    assert archived is not None
+    shown = {p["power"]: p["with"] for p in archived["players"]}
+    assert shown["ENGLAND"] == ["AUSTRIA", "GERMANY"] and shown["TURKEY"] == ["FRANCE"]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)

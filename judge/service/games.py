@@ -143,7 +143,7 @@ def game_variant(game: Game) -> Variant:
 
 def _set_variant(game: Game, name: str) -> None:
     """Only before the start; JOIN and START count the new variant's seats (a game with more
-    players joined than the new variant seats cannot START until some RESIGN)."""
+    players joined than the new variant has seats cannot START)."""
     if game.status != "forming" or name not in variant_names():
         raise OptionRefused(name)
     v = installed_variant(name)

@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from judge.service.uow import MailContext
+from judge.service.uow import IncomingMail, MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
 
@@ -50,11 +50,15 @@ class Answer:
 
 def find_answer(ctx: MailContext) -> Answer | None:
     """The token this mail answers, from a ``CONFIRM`` line or else the subject."""
-    for no, line in enumerate(ctx.mail.lines, start=1):
+    return find_answer_in(ctx.mail)
+
+
+def find_answer_in(mail: IncomingMail) -> Answer | None:
+    for no, line in enumerate(mail.lines, start=1):
         match = ANSWER.match(line.strip())
         if match:
             return Answer(match.group(1).lower(), match.group(2), no)
-    match = ANSWER.search(ctx.mail.subject or "")
+    match = ANSWER.search(mail.subject or "")
     if match:
         return Answer(match.group(1).lower(), None, None)
     return None

@@ -19,10 +19,10 @@ The command language is ``judge.parsing.commands``; the handlers are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from judge.service.commands import prepare_passwords, run
+from judge.service.caller import Prepared
+from judge.service.commands import prepare_mail, run
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 
@@ -31,8 +31,8 @@ def dispatch(ctx: MailContext) -> None:
     run(ctx)
 
 
-def prepare(session: Any, mails: Sequence[IncomingMail], settings: Settings,
-            ) -> dict[tuple[str, str], bool]:
-    """Check the sign-on passwords of ``mails`` before their transaction writes anything
-    (read-only); ``dispatch`` then finds the answers in ``MailContext.verified``."""
-    return prepare_passwords(session, mails, settings)
+def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+    """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
+    session before its write transaction; ``dispatch`` then finds the results in
+    ``MailContext.prepared``."""
+    return prepare_mail(session, mail, settings)

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from judge.runner import Runner
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
+from judge.service.caller import Prepared
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
@@ -34,6 +35,7 @@ from judge.storage.mailrepo import (
     finish_inbound,
     insert_outbound,
     mark_inbound,
+    peek_new_inbound,
     requeue_failed,
     set_inbound_raw,
 )
@@ -50,6 +52,9 @@ Dispatcher = Callable[[MailContext], None]
 # at most this many waiting mails are handled in one transaction, for at most this long
 DRAIN_BATCH = 16
 BATCH_SECONDS = 0.25
+# ... and prepared (decoded, scrypt, orders read) for at most this long before it begins:
+# outside the write lock, but the batch's first replies wait for it
+PREPARE_SECONDS = 1.0
 SWEEP_SECONDS = 600.0
 
 
@@ -111,8 +116,21 @@ def process_batch(
     has run for ``BATCH_SECONDS``: those stay new.
     """
     dispatcher = dispatcher or dispatch_module.dispatch
+    # decode every mail, check its passwords and make its hashes (scrypt), read its orders
+    # in a read-only transaction BEFORE the write transaction: on SQLite the write lock is
+    # process-wide, and the slow part of a hostile mail must not run while it is held
+    mails: dict[int, IncomingMail] = {}
+    prepared: dict[int, Prepared] = {}
+    started = time.monotonic()
+    with db.reading() as reader:
+        for row in peek_new_inbound(reader, limit, only_id=only_id):
+            if mails and (stopping() or time.monotonic() - started > PREPARE_SECONDS):
+                break
+            mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
+                                   settings)
+            prepared[row.id] = dispatch_module.prepare(reader, mails[row.id], settings)
     with db.session() as session:
-        rows = claim_new_inbound(session, limit, only_id=only_id)
+        rows = claim_new_inbound(session, max(1, len(mails)), only_id=only_id)
         if claimed is not None:
             claimed.extend(row.id for row in rows)
         outbox: list[OutboundMail] = []
@@ -120,20 +138,21 @@ def process_batch(
         reply_counts: dict[str, int] = {}
         results: list[tuple[int, str, datetime, str | None, str | None]] = []
         started = time.monotonic()
-        # decode every mail and check its passwords (scrypt) before the first write, so
-        # the slow part of a hostile mail never runs while the database's write lock is held
-        mails = [decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
-                 for row in rows]
-        verified = dispatch_module.prepare(session, mails, settings)
-        for row, mail in zip(rows, mails, strict=True):
-            if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
-                break
+        for row in rows:
+            if results and (stopping() or time.monotonic() - started > BATCH_SECONDS
+                            or row.id not in mails):
+                break  # left new for the next round (which prepares it first)
+            # the first mail may not have been peeked (another drain took the peeked one):
+            # it is decoded here, and what it needs done under the write transaction,
+            # within the same limits
+            mail = mails.get(row.id) or decode(row.raw, row.envelope_from, row.size,
+                                               row.oversized, settings)
             when = now()
             if row.envelope_to:
                 mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
-                              verified=verified)
+                              prepared=prepared.get(row.id))
             note = handle(ctx, dispatcher)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
             if ctx.secrets and not ctx.held:

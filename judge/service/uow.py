@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from judge.service import header_safety
+from judge.service.caller import Prepared
 from judge.settings import Settings
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
 from judge.storage.models import OutboundMail
@@ -124,8 +125,8 @@ class MailContext:
     # set when the mail is kept unhandled until its sender confirms the address
     held: bool = False
     drop_note: str | None = None  # why this mail got no reply, when not the daily cap
-    # (password, stored hash) -> matched, checked before the write transaction began
-    verified: dict[tuple[str, str], bool] | None = None
+    # scrypt checks and hashes, order parses done before the write transaction began
+    prepared: Prepared | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
     secrets: set[str] = field(default_factory=set)
     _notes_said: bool = False

@@ -100,7 +100,8 @@ def flush_orders(s: MailSession) -> None:
     try:
         outcome = usecases.submit_orders(s.session, game, seat.power,
                                          [line.text for line in every_line], s.now,
-                                         by_account_id=s.account.id, previous=actor.stored)
+                                         by_account_id=s.account.id, previous=actor.stored,
+                                         prepared=s.caller.prepared)
     except usecases.Denied as denied:
         s.say(denied.reason, **denied.params)
         return
@@ -245,7 +246,7 @@ def refuse_cc(s: MailSession) -> bool:
         # nothing about the other players' addresses is looked at, let alone said, before
         # the sender proved the seat is theirs: a wrong password is answered as such
         stored = playrepo.stored_hash(s.session, game.name, cmd.power or "")
-        if not stored or not s.check(game.id, cmd.power or "", cmd.password or "", stored):
+        if not stored or not s.check(game, cmd.power or "", cmd.password or "", stored):
             continue
         players = games.player_addresses(s.session, game)
         others = {a: p for a, p in players.items() if p != cmd.power}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.rules.lateness import AskAheadGranted, ask_ahead
-from judge.service import deadlines, games, press
+from judge.service import deadlines, games, press, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
 from judge.service.commands.registry import handles
@@ -46,15 +46,11 @@ def press_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.SET_PASSWORD)
 def password_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None
-    new_hash = s.hash(cmd.value or "")
-    if new_hash is None:
+    try:
+        usecases.set_password(s.session, s.caller, s.actor.game, s.actor.seat, cmd.value or "")
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    if s.actor.seat is None:
-        s.actor.game.password_hash = new_hash
-    else:
-        s.actor.seat.password_hash = new_hash
-    gamerepo.audit(s.session, s.now, "set_password", game_id=s.actor.game.id,
-                   actor_account_id=s.account.id, power=s.actor.power or "GM")
     s.say(Done.PASSWORD_CHANGED, game=s.actor.game.name)
 
 

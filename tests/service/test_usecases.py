@@ -9,9 +9,9 @@ import pytest
 from judge.adjudicator.geography import POWERS
 from judge.service import games, usecases
 from judge.service.answers import CommandRefusal
+from judge.service.caller import HASHES_PER_REQUEST, SIGNONS_PER_REQUEST, Caller, Prepared
 from judge.settings import Settings
 from judge.storage import Database
-from judge.service.caller import HASHES_PER_REQUEST, SIGNONS_PER_REQUEST, Caller, Prepared
 from judge.storage.gamerepo import account_for, current_orders, game_by_name
 from judge.storage.guardrepo import confirm_account
 

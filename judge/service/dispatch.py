@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.service.caller import Prepared
-from judge.service.commands import prepare_mail, run
+from judge.service.commands import prepare_mail, reply_language_of, run
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 
@@ -36,3 +36,8 @@ def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
     session before its write transaction; ``dispatch`` then finds the results in
     ``MailContext.prepared``."""
     return prepare_mail(session, mail, settings)
+
+
+def reply_language(session: Any, mail: IncomingMail) -> str:
+    """The language to answer ``mail`` in when its handling could not say (it failed)."""
+    return reply_language_of(session, mail)

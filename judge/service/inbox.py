@@ -33,6 +33,7 @@ from judge.storage import Database
 from judge.storage.mailrepo import (
     claim_new_inbound,
     finish_inbound,
+    inbound_rows,
     insert_outbound,
     mark_inbound,
     peek_new_inbound,
@@ -199,7 +200,49 @@ def process_one(
                   inbound_id, error)
         with db.session() as session:
             mark_inbound(session, inbound_id, "failed", now(), error=error)
+        tell_failed(db, settings, decode, inbound_id, now())
         return inbound_id
+
+
+# the one reply to a mail whose handling raised (everything it did was rolled back)
+FAILED_TEXTS = {
+    "en": "Your mail could not be handled: the judge met an error while reading it, so "
+          "nothing in it was applied. The error was logged for the judge's keeper, and the "
+          "mail is kept to be handled again once it is fixed. You may also send it again.\n",
+    "it": "Non è stato possibile trattare la tua mail: il judge ha incontrato un errore "
+          "leggendola, quindi niente di quanto contiene è stato applicato. L'errore è stato "
+          "registrato per chi gestisce il judge e la mail è conservata per essere trattata di "
+          "nuovo una volta corretto. Puoi anche rimandarla.\n",
+    "fr": "Votre courrier n'a pas pu être traité : le juge a rencontré une erreur en le "
+          "lisant, rien de ce qu'il contient n'a donc été appliqué. L'erreur a été notée pour "
+          "le responsable du juge, et le courrier est gardé pour être traité à nouveau une "
+          "fois corrigée. Vous pouvez aussi le renvoyer.\n",
+}
+
+
+def tell_failed(db: Database, settings: Settings, decode: Decoder, inbound_id: int,
+                when: datetime) -> None:
+    """Queue the one reply that says a mail could not be handled, in its sender's language.
+
+    Under the same rules as any reply (to the From addr-spec, under the daily cap, never to
+    automatic mail). Best effort: the mail is already recorded failed; a reply that cannot
+    be queued is logged, not retried."""
+    try:
+        with db.session() as session:
+            rows = inbound_rows(session, [inbound_id])
+            if not rows:
+                return
+            row = rows[0]
+            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+            if mail.loop_reason or not mail.from_addr:
+                return
+            lang = dispatch_module.reply_language(session, mail)
+            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
+                              inbound_id=inbound_id)
+            ctx.reply(FAILED_TEXTS.get(lang, FAILED_TEXTS["en"]), lang=lang)
+    except Exception:
+        log.exception("inbound %s: the reply saying it failed could not be queued",
+                      inbound_id)
 
 
 def drain_some(

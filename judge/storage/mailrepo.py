@@ -246,6 +246,13 @@ def peek_new_inbound(session: Session, limit: int, only_id: int | None = None) -
     return list(session.execute(_PEEK_ONE, {"limit": limit, "only_id": only_id}))
 
 
+def inbound_rows(session: Session, ids: Sequence[int]) -> list[Any]:
+    """Light rows (as ``claim_new_inbound``'s) of the inbound mails ``ids``, whatever their
+    status."""
+    query = select(*_PEEK.selected_columns).where(_INBOUND.c.id.in_(list(ids)))
+    return list(session.execute(query.order_by(_INBOUND.c.id)))
+
+
 _FINISH_INBOUND = (
     update(_INBOUND)
     .where(_INBOUND.c.id == bindparam("b_id"))

@@ -26,7 +26,14 @@ from judge.parsing.commands import (
 from judge.service import confirm, press, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
-from judge.service.commands import anyone, gm, guard, order_commands, player  # noqa: F401
+from judge.service.commands import (  # noqa: F401  (importing fills the registry)
+    anyone,
+    gm,
+    guard,
+    order_commands,
+    player,
+    reply_text,
+)
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import KEPT_WORDS, MASKED, READS_PER_MAIL, MailSession
 from judge.service.uow import IncomingMail, MailContext
@@ -121,6 +128,19 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
             prepared.hash(item.value)
     store()
     return prepared
+
+
+def reply_language_of(session: Any, mail: IncomingMail) -> str:
+    """The language of the mail's first keyword, else its sender's, else English."""
+    try:
+        lines, _ = read_lines(mail.lines, 50)
+        lang = parse_mail(lines).lang
+    except Exception:  # the mail whose handling failed may be the one the parser fails on
+        lang = None
+    if lang is None:
+        account = playrepo.account_by_address(session, mail.from_addr)
+        lang = account.language if account is not None else None
+    return reply_text.check_lang(lang)
 
 
 PASSWORD_VERBS = frozenset({Verb.SIGNON, Verb.JOIN, Verb.CREATE, Verb.SET_PASSWORD})

@@ -40,12 +40,20 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def retry_failed(args: argparse.Namespace) -> int:
-    from judge.service.inbox import retry_failed as requeue
     from judge.storage import Database
 
     settings = _settings(args)
     _logging(settings)
     db = Database(settings.database_url)
+    try:
+        return _retry_failed(db, settings, args)
+    finally:
+        db.dispose()
+
+
+def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
+    from judge.service.inbox import retry_failed as requeue
+
     db.migrate()
     ids = requeue(db, list(args.ids))
     print(f"requeued {len(ids)} failed mail(s): {' '.join(map(str, ids)) or '-'}")
@@ -61,19 +69,24 @@ def retry_failed(args: argparse.Namespace) -> int:
             rows = [r for r in list_inbound(session) if r.id in set(ids)]
             for row in rows:
                 print(f"  {row.id}: {row.status}")
-    db.dispose()
     return 0
 
 
 def outbox(args: argparse.Namespace) -> int:
     from judge.storage import Database
-    from judge.storage.mailrepo import list_outbound
 
     settings = _settings(args)
     db = Database(settings.database_url)
-    db.migrate()
-    if args.action == "retry":
-        return _outbox_retry(db, args)
+    try:  # every way out closes the pool (a connection left open is a ResourceWarning)
+        db.migrate()
+        return _outbox_retry(db, args) if args.action == "retry" else _outbox_list(db, args)
+    finally:
+        db.dispose()
+
+
+def _outbox_list(db: Any, args: argparse.Namespace) -> int:
+    from judge.storage.mailrepo import list_outbound
+
     if args.ids or args.dead:
         sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
         return 2
@@ -86,7 +99,6 @@ def outbox(args: argparse.Namespace) -> int:
                       f"{row.next_attempt_at.isoformat(timespec='seconds'):25} "
                       f"{row.to_addr} / {row.subject}"
                       + (f" / {row.last_error}" if row.last_error else "") + "\n")
-    db.dispose()
     return 0
 
 
@@ -108,7 +120,6 @@ def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
     print(f"requeued {len(ids)} dead outbound mail(s): {' '.join(map(str, ids)) or '-'}")
     if missing:
         print(f"not dead (left as they are): {' '.join(map(str, missing))}")
-    db.dispose()
     return 0
 
 

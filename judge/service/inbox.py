@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from judge.runner import Runner
 from judge.service import confirm
@@ -200,7 +201,7 @@ def process_one(
                   inbound_id, error)
         with db.session() as session:
             mark_inbound(session, inbound_id, "failed", now(), error=error)
-        tell_failed(db, settings, decode, inbound_id, now())
+            tell_failed(session, settings, decode, inbound_id, now())
         return inbound_id
 
 
@@ -220,15 +221,16 @@ FAILED_TEXTS = {
 }
 
 
-def tell_failed(db: Database, settings: Settings, decode: Decoder, inbound_id: int,
+def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: int,
                 when: datetime) -> None:
-    """Queue the one reply that says a mail could not be handled, in its sender's language.
+    """Queue the one reply that says a mail could not be handled, in its sender's language,
+    in the transaction that records it failed.
 
     Under the same rules as any reply (to the From addr-spec, under the daily cap, never to
-    automatic mail). Best effort: the mail is already recorded failed; a reply that cannot
-    be queued is logged, not retried."""
+    automatic mail). In a savepoint: a reply that cannot be built is logged and dropped, and
+    the mail is still recorded failed."""
     try:
-        with db.session() as session:
+        with session.begin_nested():
             rows = inbound_rows(session, [inbound_id])
             if not rows:
                 return

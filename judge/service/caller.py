@@ -80,7 +80,7 @@ class Prepared:
 
 
 @dataclass(frozen=True)
-class Notice:
+class OwedNotice:
     """Someone other than the caller must be told: ``key`` with ``params``, about ``game``."""
 
     to: str
@@ -101,7 +101,7 @@ class Caller:
     counted: set[tuple[int, str]] = field(default_factory=set)  # tries the lockout counted
     signons: dict[tuple[str, str], str] = field(default_factory=dict)  # (game, power) -> pw
     created: int = 0  # games created by this request
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[OwedNotice] = field(default_factory=list)
 
     def new_hash(self, password: str) -> str:
         """A new password's hash; refused when the request's scrypt budget is spent."""
@@ -135,8 +135,8 @@ class Caller:
     def tell(self, to: str | None, about: Game, key: Done | CommandRefusal, /,
              **params: Any) -> None:
         if to:
-            self.notices.append(Notice(to, about, key, params))
+            self.notices.append(OwedNotice(to, about, key, params))
 
-    def take_notices(self) -> list[Notice]:
+    def take_notices(self) -> list[OwedNotice]:
         notices, self.notices = self.notices, []
         return notices

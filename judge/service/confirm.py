@@ -42,25 +42,25 @@ SUBJECT = "confirm {token}"
 
 
 @dataclass(frozen=True)
-class Answer:
+class ConfirmationAnswer:
     token: str
     password: str | None  # REPLACE: the password the new player chose
     line_no: int | None  # the body line that carried it (None: the subject)
 
 
-def find_answer(ctx: MailContext) -> Answer | None:
+def find_answer(ctx: MailContext) -> ConfirmationAnswer | None:
     """The token this mail answers, from a ``CONFIRM`` line or else the subject."""
     return find_answer_in(ctx.mail)
 
 
-def find_answer_in(mail: IncomingMail) -> Answer | None:
+def find_answer_in(mail: IncomingMail) -> ConfirmationAnswer | None:
     for no, line in enumerate(mail.lines, start=1):
         match = ANSWER.match(line.strip())
         if match:
-            return Answer(match.group(1).lower(), match.group(2), no)
+            return ConfirmationAnswer(match.group(1).lower(), match.group(2), no)
     match = ANSWER.search(mail.subject or "")
     if match:
-        return Answer(match.group(1).lower(), None, None)
+        return ConfirmationAnswer(match.group(1).lower(), None, None)
     return None
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from judge.adjudicator.geography import POWERS
 from judge.rules.assignment import (
-    Lot,
+    Drawing,
     RandomChooser,
     RecordMismatch,
     assign_by_lot,
@@ -57,7 +57,7 @@ def test_replay_reproduces_and_a_forged_record_is_caught() -> None:
     assignment = assign_by_preference(prefs, RandomChooser(random.Random(11)))
     assert replay_preference(prefs, assignment.lots) == assignment
     forged = list(assignment.lots)
-    forged[0] = Lot(forged[0].prize, forged[0].contenders, "mallory")
+    forged[0] = Drawing(forged[0].prize, forged[0].contenders, "mallory")
     with pytest.raises(RecordMismatch):
         replay_preference(prefs, forged)
     with pytest.raises(RecordMismatch):

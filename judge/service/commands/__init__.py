@@ -36,9 +36,9 @@ from judge.service.commands import (  # noqa: F401  (importing fills the registr
 )
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import KEPT_WORDS, MASKED, READS_PER_MAIL, MailSession
+from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
-from judge.storage import gamerepo, playrepo
 
 
 def read_lines(lines: tuple[str, ...] | list[str], cap: int) -> tuple[list[str], int]:
@@ -65,6 +65,7 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
     of the mail). What differs at handling time is simply done then.
     """
     prepared = Prepared()
+    store = Store(session)
     if mail.loop_reason or mail.oversized or not mail.from_addr:
         return prepared
     lines, _ = read_lines(mail.lines, settings.max_command_lines)
@@ -81,7 +82,7 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
     reads = READS_PER_MAIL
     signed_on = False
 
-    def store() -> None:
+    def flush() -> None:
         nonlocal pending
         if acting is not None and pending:
             kept.extend(pending)
@@ -97,27 +98,27 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
         binding = BINDINGS.get(item.verb)
         if binding is not None and binding.reads_orders and reads > 0:
             reads -= 1
-            store()
+            flush()
             if item.verb is Verb.CLEAR:
                 kept = []
             elif item.verb is Verb.FOR and acting is not None and item.power:
                 usecases.prepare_orders(prepared, acting[0], item.power, list(item.body))
         if item.verb in (Verb.SIGNON, Verb.CREATE, Verb.BECOME):
-            store()
+            flush()
             acting, kept = None, []
         if item.verb is Verb.SIGNON and item.game and budget > 0:
             key = (item.game.lower(), item.power or "")
             if key in checked:
                 continue
             checked.add(key)
-            stored = playrepo.stored_hash(session, item.game, item.power or "")
+            stored = store.stored_hash(item.game, item.power or "")
             if not stored:
                 continue
             budget -= 1
             prepared.verify(item.password or "", stored)
             if prepared.verified[(item.password or "", stored)]:
                 signed_on = True
-                game = gamerepo.game_by_name(session, item.game)
+                game = store.game_by_name(item.game)
                 if game is not None and game.position and item.power != GM:
                     acting = (game, item.power or "")
         elif item.verb in (Verb.CREATE, Verb.JOIN) and item.password and budget > 0:
@@ -126,7 +127,7 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
         elif item.verb is Verb.SET_PASSWORD and item.value and signed_on and budget > 0:
             budget -= 1
             prepared.hash(item.value)
-    store()
+    flush()
     return prepared
 
 
@@ -138,7 +139,7 @@ def reply_language_of(session: Any, mail: IncomingMail) -> str:
     except Exception:  # the mail whose handling failed may be the one the parser fails on
         lang = None
     if lang is None:
-        account = playrepo.account_by_address(session, mail.from_addr)
+        account = Store(session).account_by_address(mail.from_addr)
         lang = account.language if account is not None else None
     return reply_text.check_lang(lang)
 

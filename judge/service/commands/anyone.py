@@ -11,7 +11,6 @@ from judge.service import games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
-from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game
 
 
@@ -32,7 +31,7 @@ def help_command(s: MailSession, cmd: Command) -> None:
 
 
 def _game(s: MailSession, name: str | None) -> Game | None:
-    game = gamerepo.game_by_name(s.session, name or "")
+    game = s.store.game_by_name(name or "")
     if game is None:
         s.say(CommandRefusal.NO_SUCH_GAME, game=name or "")
         return None
@@ -46,7 +45,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     rows = []
     for seat in games.assigned_seats(s.session, game):
         # during a phase anyone may see WHO has sent orders (njudge, DPjudge), never what
-        on_file = (gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+        on_file = (s.store.current_orders(game.id, game.phase, seat.power)
                    if playing else None)
         rows.append({
             "power": seat.power,
@@ -61,7 +60,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
 
 
 def game_status(s: MailSession, game: Game) -> dict[str, Any]:
-    joined = len(gamerepo.seats(s.session, game.id))
+    joined = len(s.store.seats(game.id))
     return {"game": game.name, "status": game.status, "phase": game.phase,
             "language": game.language,
             "deadline": games.local_time(game, game.deadline) if game.deadline else None,
@@ -77,8 +76,8 @@ def list_command(s: MailSession, cmd: Command) -> None:
             s.say(Done.GAME_STATUS, **game_status(s, game))
         return
     rows = [{"game": g.name, "status": g.status, "phase": g.phase, "language": g.language,
-             "joined": len(gamerepo.seats(s.session, g.id))}
-            for g in playrepo.games_with_status(s.session, ("forming", "active", "paused"))]
+             "joined": len(s.store.seats(g.id))}
+            for g in s.store.games_with_status(("forming", "active", "paused"))]
     s.say(Done.GAME_LIST, games=rows)
 
 
@@ -106,7 +105,7 @@ def history_command(s: MailSession, cmd: Command) -> None:
         ends = cmd.value.split("..")
         first, last = Phase.parse(ends[0]), Phase.parse(ends[-1])
     turns = []
-    for turn in gamerepo.turns(s.session, game.id):
+    for turn in s.store.turns(game.id):
         phase = Phase.parse(turn.phase)
         if (first and phase < first) or (last and phase > last):
             continue
@@ -123,7 +122,7 @@ def summary_command(s: MailSession, cmd: Command) -> None:
     if game is None:
         return
     history = []
-    for turn in gamerepo.turns(s.session, game.id):
+    for turn in s.store.turns(game.id):
         after = turn.position_after or {}
         centres = {p: len(cs) for p, cs in (after.get("centers") or {}).items()}
         history.append({"phase": turn.phase, "centres": centres})

@@ -13,7 +13,6 @@ from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.service.header_safety import addr_spec
-from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
@@ -140,7 +139,7 @@ def pause_command(s: MailSession, cmd: Command) -> None:
     game.status = "paused"
     deadlines.clear(s.session, game)
     game.deadline = None
-    gamerepo.audit(s.session, s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
+    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.PAUSED, game=game.name)
     _tell_all(s, game, Done.PAUSED, game=game.name)
 
@@ -157,7 +156,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     due = s.now + max(timedelta(seconds=left), timedelta(hours=24))
     deadlines.schedule(s.session, game, game.phase, due, s.now)
     when = games.local_time(game, due)
-    gamerepo.audit(s.session, s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
+    s.store.audit(s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.RESUMED, game=game.name, deadline=when)
     _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
 
@@ -205,7 +204,7 @@ def rollback_command(s: MailSession, cmd: Command) -> None:
 
 
 def _assigned_seat(s: MailSession, game: Game, power: str | None) -> Seat | None:
-    seat = playrepo.seat_by_power(s.session, game.id, power or "")
+    seat = s.store.seat_by_power(game.id, power or "")
     if seat is None:
         s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=power)
     return seat
@@ -227,7 +226,7 @@ def replace_command(s: MailSession, cmd: Command) -> None:
         s.say(CommandRefusal.TOO_MANY, what="addresses")
         return
     s.address_changed = True
-    gamerepo.audit(s.session, s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     guard.ask_address(s, game, seat.power, address, "replace")
 
@@ -240,7 +239,7 @@ def eject_command(s: MailSession, cmd: Command) -> None:
         return
     old = games.address_of_account(s.session, seat.account_id)
     seat.status = "vacant"
-    gamerepo.audit(s.session, s.now, "eject", game_id=game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "eject", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     s.say(Done.EJECTED, game=game.name, power=seat.power)
     if old:
@@ -318,6 +317,6 @@ def end_command(s: MailSession, cmd: Command) -> None:
                     winners=(), reason="gm", centers=counts,
                     votes=ending.revealed_votes(s.session, game))
     announce.broadcast(s.session, s.settings, s.now, game, "end", view)
-    gamerepo.audit(s.session, s.now, "game.ended", game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "game.ended", game.id, actor_account_id=s.account.id,
                    reason="gm", phase=game.phase)
     s.say(Done.ENDED, game=game.name)

@@ -14,7 +14,6 @@ from judge.service import confirm, games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
-from judge.storage import gamerepo, guardrepo, playrepo
 from judge.storage.models import Confirmation, Game
 
 log = logging.getLogger(__name__)
@@ -91,12 +90,12 @@ def answer(s: MailSession) -> bool:
         return True
     if row.address.lower() == s.account.address.lower():
         s.account.confirmed_at = s.account.confirmed_at or s.now
-    game = guardrepo.game_by_id(s.session, row.game_id) if row.game_id else None
+    game = s.store.game_by_id(row.game_id) if row.game_id else None
     if game is not None:
         s.touch(game)
     if row.action == "mail":
         if row.inbound_id is not None:
-            guardrepo.requeue_held(s.session, row.inbound_id)
+            s.store.requeue_held(row.inbound_id)
         s.say(Done.CONFIRMED, action="mail", game=None, power=None)
         return True
     if game is None or not _apply(s, row, game, found.password):
@@ -107,13 +106,13 @@ def answer(s: MailSession) -> bool:
 
 
 def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) -> bool:
-    account = guardrepo.confirm_account(s.session, row.address, s.now)
+    account = s.store.confirm_account(row.address, s.now)
     if row.power == GM:
         if row.action != "address" or game.gm_account_id != row.requested_by_id:
             return False
         game.gm_account_id = account.id
     else:
-        seat = playrepo.seat_by_power(s.session, game.id, row.power or "")
+        seat = s.store.seat_by_power(game.id, row.power or "")
         if seat is None:
             return False
         if row.action == "address":
@@ -133,6 +132,6 @@ def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) 
             seat.status = "active"
             seat.strikes = 0
             seat.wait = False
-    gamerepo.audit(s.session, s.now, f"confirmed_{row.action}", game_id=game.id,
+    s.store.audit(s.now, f"confirmed_{row.action}", game_id=game.id,
                    actor_account_id=account.id, power=row.power)
     return True

@@ -11,20 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from judge.adjudicator.phase import Phase
-from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
 from judge.parsing.messages import render as render_reason
-from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
+from judge.parsing.report import ParsedOrder, ParseReport
 from judge.rules.lateness import days_spendable
 from judge.service import games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession, ReplyEntry
 from judge.service.usecases import EXCLUDED, ORDERS_OPEN, without_orders
-from judge.storage import gamerepo, playrepo
-from judge.storage.models import Game, Vote
+from judge.storage.models import Vote
 
 # order refusals that suggest the line was a mistyped command rather than an order
 NOT_AN_ORDER = frozenset({ParseError.UNKNOWN_PROVINCE, ParseError.UNRECOGNISED_ORDER})
@@ -40,13 +38,6 @@ TOLD_NOTES = frozenset({Note.REPLACED_BY_LATER, Note.SUPPORT_DOES_NOT_MATCH, Not
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation
 _ORDER_PARAMS = ("unit", "order")
-
-
-def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
-    position = games.load_position(game)
-    rules = str(games.options(game)["rules"])
-    return parse_orders(lines, game.language, position=position, power=power,
-                        rules=rules), position
 
 
 def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) -> list[str]:
@@ -126,7 +117,7 @@ def warn_unordered_units(s: MailSession) -> None:
     game, seat = actor.game, actor.seat
     if game.status not in ORDERS_OPEN or seat.status in EXCLUDED or not game.phase.endswith("M"):
         return
-    row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+    row = s.store.current_orders(game.id, game.phase, seat.power)
     if row is not None and row.orders:
         return
     missing = without_orders(games.load_position(game), seat.power, [])
@@ -163,7 +154,7 @@ def clear_command(s: MailSession, cmd: Command) -> None:
     if game.status not in ORDERS_OPEN:
         s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
-    gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, [], s.now,
+    s.store.submit_orders(game.id, game.phase, seat.power, [], s.now,
                            submitted_by_id=s.account.id)
     s.say(Done.CLEARED, phase=game.phase)
 
@@ -177,7 +168,7 @@ def status_command(s: MailSession, cmd: Command) -> None:
     adjustment = 0
     if game.status in ("active", "paused") and game.position:
         position = games.load_position(game)
-        row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+        row = s.store.current_orders(game.id, game.phase, seat.power)
         orders = list(row.orders) if row else []
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
@@ -188,7 +179,7 @@ def status_command(s: MailSession, cmd: Command) -> None:
     # the writer's own secret FOR votes of this phase (seed 002): only he may see them
     votes = [{"power": v.target_power,
               "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
-             for v in playrepo.votes(s.session, game.id, kind="sommossa_order")
+             for v in s.store.votes(game.id, kind="sommossa_order")
              if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
           orders=in_notation(orders, game.language),
@@ -205,25 +196,25 @@ def for_command(s: MailSession, cmd: Command) -> None:
     if seat.status in EXCLUDED:
         s.say(CommandRefusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
         return
-    target = playrepo.seat_by_power(s.session, game.id, cmd.power)
+    target = s.store.seat_by_power(game.id, cmd.power)
     # only movement phases take the others' orders (seed 002): a retreat or adjustment of
     # a power in ONP or Sommossa follows the automatic rules
     if (game.status != "active" or target is None or target.status not in FOR_OPEN
             or target.power == seat.power or not game.phase.endswith("M")):
         s.say(CommandRefusal.FOR_NOT_OPEN, power=cmd.power)
         return
-    report, _ = read_orders(game, target.power, list(cmd.body))
+    # read before the write transaction when the drain prepared it (usecases.read_orders)
+    report, _ = usecases.read_orders(game, target.power, list(cmd.body), s.caller.prepared)
     stored = _say_report(s, report)
     if not stored and report.errors:
         # a block of refused lines must not wipe out the orders voted earlier
         s.say(CommandRefusal.NO_VALID_ORDERS)
         return
-    playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
+    s.store.delete_votes(game.id, game.phase, "sommossa_order", seat.power,
                           target.power)
-    s.session.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
+    s.store.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
                        voter_power=seat.power, target_power=target.power,
                        payload={"orders": stored}, created=s.now))
-    s.session.flush()
     s.say(Done.FOR_RECORDED, power=target.power, orders=in_notation(stored, game.language))
 
 
@@ -240,12 +231,12 @@ def refuse_cc(s: MailSession) -> bool:
     for cmd in s.parsed.commands():
         if cmd.verb is not Verb.SIGNON or not cmd.game:
             continue
-        game = gamerepo.game_by_name(s.session, cmd.game)
+        game = s.store.game_by_name(cmd.game)
         if game is None:
             continue
         # nothing about the other players' addresses is looked at, let alone said, before
         # the sender proved the seat is theirs: a wrong password is answered as such
-        stored = playrepo.stored_hash(s.session, game.name, cmd.power or "")
+        stored = s.store.stored_hash(game.name, cmd.power or "")
         if not stored or not s.check(game, cmd.power or "", cmd.password or "", stored):
             continue
         players = games.player_addresses(s.session, game)
@@ -261,7 +252,7 @@ def refuse_cc(s: MailSession) -> bool:
         if gm:
             s.notify(gm, game, CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
                      power=cmd.power)
-        gamerepo.audit(s.session, s.now, "cc_refused", game_id=game.id,
+        s.store.audit(s.now, "cc_refused", game_id=game.id,
                        actor_account_id=s.account.id, power=cmd.power, copied=hit)
         return True
     return False

@@ -15,8 +15,8 @@ from judge.service import confirm
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import Caller, Denied, Prepared
 from judge.service.commands import reply_text
+from judge.service.store import Store
 from judge.service.uow import MailContext
-from judge.storage import gamerepo
 from judge.storage.models import Account, Game, Seat
 
 MASKED = "****"
@@ -61,7 +61,9 @@ class MailSession:
         self.session = ctx.session
         self.now = ctx.now
         self.settings = ctx.settings
-        self.account: Account = gamerepo.account_for(ctx.session, ctx.mail.from_addr, ctx.now,
+        # the one door to storage a handler has (judge.service.store)
+        self.store = Store(ctx.session)
+        self.account: Account = self.store.account_for(ctx.mail.from_addr, ctx.now,
                                                      ctx.mail.from_name)
         self.entries: list[ReplyEntry] = []
         self.actor: Actor | None = None

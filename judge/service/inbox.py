@@ -213,11 +213,11 @@ FAILED_TEXTS = {
     "it": "Non è stato possibile trattare la tua mail: il judge ha incontrato un errore "
           "leggendola, quindi niente di quanto contiene è stato applicato. L'errore è stato "
           "registrato per chi gestisce il judge e la mail è conservata per essere trattata di "
-          "nuovo una volta corretto. Puoi anche rimandarla.\n",
+          "nuovo una volta corretto l'errore. Puoi anche rimandarla.\n",
     "fr": "Votre courrier n'a pas pu être traité : le juge a rencontré une erreur en le "
           "lisant, rien de ce qu'il contient n'a donc été appliqué. L'erreur a été notée pour "
           "le responsable du juge, et le courrier est gardé pour être traité à nouveau une "
-          "fois corrigée. Vous pouvez aussi le renvoyer.\n",
+          "fois l'erreur corrigée. Vous pouvez aussi le renvoyer.\n",
 }
 
 

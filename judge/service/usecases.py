@@ -32,7 +32,7 @@ from judge.storage.models import Game, Seat
 
 __all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
            "join_game", "observe", "prepare_orders", "process_phase", "read_orders",
-           "set_password", "sign_on", "submit_orders", "without_orders"]
+           "set_password", "sign_on", "start_game", "submit_orders", "without_orders"]
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
@@ -202,6 +202,18 @@ def set_password(session: Session, caller: Caller, game: Game, seat: Seat | None
         seat.password_hash = new_hash
     gamerepo.audit(session, caller.now, "set_password", game_id=game.id,
                    actor_account_id=caller.account.id, power=seat.power if seat else GM)
+
+
+def start_game(session: Session, caller: Caller, game: Game) -> Game:
+    """Start a forming game (its GM signed on): powers assigned, first deadline set."""
+    if game.status != "forming":
+        raise Denied(CommandRefusal.GAME_NOT_FORMING, game, game=game.name)
+    try:
+        games.start_game(session, game, caller.now)
+    except games.StartRefused as exc:
+        raise Denied(CommandRefusal.NOT_ENOUGH_PLAYERS, game, count=int(str(exc)),
+                     needed=games.game_variant(game).players) from exc
+    return game
 
 
 # ---------------------------------------------------------------- orders and phases

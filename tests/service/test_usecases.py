@@ -221,3 +221,18 @@ def test_work_prepared_ahead_is_taken_instead_of_redone(db: Database) -> None:
         held = usecases.submit_orders(s, signed.game, "FRANCE", ["A PAR H"], NOW,
                                       by_account_id=None, prepared=prepared)
         assert held.stored == ["A PAR H"]
+
+
+def test_start_needs_a_forming_game_with_its_players(db: Database) -> None:
+    with db.session() as s:
+        gm = caller(s, "gm@players.test")
+        game = usecases.create_game(s, gm, "alpha", "gm-pw", "en")
+        usecases.join_game(s, caller(s, "p0@players.test"), "alpha", "pw0", ())
+        with _denied(CommandRefusal.NOT_ENOUGH_PLAYERS) as short:
+            usecases.start_game(s, gm, game)
+        assert short.value.params == {"count": 1, "needed": len(POWERS)}
+        for n in range(1, len(POWERS)):
+            usecases.join_game(s, caller(s, f"p{n}@players.test"), "alpha", f"pw{n}", ())
+        assert usecases.start_game(s, gm, game).status == "active"
+        with _denied(CommandRefusal.GAME_NOT_FORMING):
+            usecases.start_game(s, gm, game)

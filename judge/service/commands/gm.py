@@ -62,15 +62,10 @@ def _show(value: object) -> str:
 
 @handles(Verb.START)
 def start_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s)
-    if game.status != "forming":
-        s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
-        return
     try:
-        games.start_game(s.session, game, s.now)
-    except games.StartRefused as exc:
-        s.say(CommandRefusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
-              needed=games.game_variant(game).players)
+        game = usecases.start_game(s.session, s.caller, _game(s))
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.service.caller import Prepared
-from judge.service.commands import prepare_mail, reply_language_of, run
+from judge.service.commands import mail_secrets, prepare_mail, reply_language_of, run
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 
@@ -41,3 +41,8 @@ def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
 def reply_language(session: Any, mail: IncomingMail) -> str:
     """The language to answer ``mail`` in when its handling could not say (it failed)."""
     return reply_language_of(session, mail)
+
+
+def secrets(mail: IncomingMail, settings: Settings) -> set[str]:
+    """The passwords ``dispatch`` will find in ``mail`` (its raw copy is masked of them)."""
+    return mail_secrets(mail, settings)

@@ -123,6 +123,7 @@ def process_batch(
     # process-wide, and the slow part of a hostile mail must not run while it is held
     mails: dict[int, IncomingMail] = {}
     prepared: dict[int, Prepared] = {}
+    premasked: dict[int, tuple[frozenset[str], bytes]] = {}
     started = time.monotonic()
     with db.reading() as reader:
         for row in peek_new_inbound(reader, limit, only_id=only_id):
@@ -131,6 +132,10 @@ def process_batch(
             mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
                                    settings)
             prepared[row.id] = dispatch_module.prepare(reader, mails[row.id], settings)
+            # the raw copy masked of its passwords (the masking decodes it again)
+            found = dispatch_module.secrets(mails[row.id], settings)
+            if found:
+                premasked[row.id] = (frozenset(found), _masked(row, found, decode, settings))
     with db.session() as session:
         rows = claim_new_inbound(session, max(1, len(mails)), only_id=only_id)
         if claimed is not None:
@@ -158,7 +163,10 @@ def process_batch(
             note = handle(ctx, dispatcher)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
             if ctx.secrets and not ctx.held:
-                masked.append((row.id, _masked(row, ctx.secrets, decode, settings)))
+                done_ahead = premasked.get(row.id)
+                masked.append((row.id, done_ahead[1] if done_ahead is not None
+                               and done_ahead[0] == frozenset(ctx.secrets)
+                               else _masked(row, ctx.secrets, decode, settings)))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
         for inbound_id, raw in masked:

@@ -162,6 +162,16 @@ def secrets_of(parsed: ParsedMail) -> set[str]:
     return found
 
 
+def mail_secrets(mail: IncomingMail, settings: Settings) -> set[str]:
+    """The passwords ``run`` will find in ``mail`` (to mask its stored raw copy)."""
+    lines, _ = read_lines(mail.lines, settings.max_command_lines)
+    found = secrets_of(parse_mail(lines))
+    answer = confirm.find_answer_in(mail)
+    if answer is not None and answer.password:
+        found.add(answer.password)
+    return found
+
+
 def run(ctx: MailContext) -> None:
     lines, unread = read_lines(ctx.mail.lines, ctx.settings.max_command_lines)
     parsed = parse_mail(lines)

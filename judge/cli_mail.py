@@ -17,7 +17,11 @@ from judge.settings import Settings, load
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load(getattr(args, "config", None))
+    from judge.service.auth import configure
+
+    settings = load(getattr(args, "config", None))
+    configure(settings.password_hash_log2_n)  # the process-wide cost of new password hashes
+    return settings
 
 
 def _logging(settings: Settings) -> None:
@@ -77,19 +81,22 @@ def outbox(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     db = Database(settings.database_url)
-    try:  # every way out closes the pool (a connection left open is a ResourceWarning)
+    try:
         db.migrate()
-        return _outbox_retry(db, args) if args.action == "retry" else _outbox_list(db, args)
+        if args.action == "retry":
+            return _outbox_retry(db, args)
+        if args.ids or args.dead:
+            sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
+            return 2
+        return _outbox_list(db, args)
     finally:
+        # every way out closes the pool (an open psycopg connection is a ResourceWarning)
         db.dispose()
 
 
 def _outbox_list(db: Any, args: argparse.Namespace) -> int:
     from judge.storage.mailrepo import list_outbound
 
-    if args.ids or args.dead:
-        sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
-        return 2
     with db.session() as session:
         rows = list_outbound(session, args.status, args.limit)
         out = sys.stdout

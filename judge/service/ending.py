@@ -19,8 +19,9 @@ Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 def scores(end: GameEnd) -> dict[str, object]:
     """Seed 000's hundred points; a draw shares them among the powers in it."""
-    if end.reason is EndReason.DRAW:
-        return dict(draw_size(end.winners))
+    # a draw, or seed 001's player whose several powers won together: they share
+    if end.reason is EndReason.DRAW or len(end.winners) > 1:
+        return dict(draw_size(end.winners, tuple(end.centers)))
     solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
                                             EndReason.CONCESSION) else None
     return dict(hundred_points(end.centers, solo_winner=solo))

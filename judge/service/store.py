@@ -63,6 +63,10 @@ class Store:
     def seat_by_power(self, game_id: int, power: str) -> Seat | None:
         return playrepo.seat_by_power(self.session, game_id, power)
 
+    def seats_of_account(self, game_id: int, account_id: int) -> list[Seat]:
+        """The seats one person holds in a game (seed 001: several in small games)."""
+        return playrepo.seats_of_account(self.session, game_id, account_id)
+
     def stored_hash(self, game_name: str, power: str) -> str | None:
         return playrepo.stored_hash(self.session, game_name, power)
 

@@ -199,6 +199,9 @@ def set_password(session: Session, caller: Caller, game: Game, seat: Seat | None
     if seat is None:
         game.password_hash = new_hash
     else:
+        # a player holding several powers (seed 001) has one password for all of them
+        for row in playrepo.seats_of_account(session, seat.game_id, seat.account_id or -1):
+            row.password_hash = new_hash
         seat.password_hash = new_hash
     gamerepo.audit(session, caller.now, "set_password", game_id=game.id,
                    actor_account_id=caller.account.id, power=seat.power if seat else GM)

@@ -472,8 +472,7 @@ def seats_at_address(session: Session, address: str, game_id: int | None = None
             .order_by(Game.id, Seat.power))
     if game_id is not None:
         stmt = stmt.where(Game.id == game_id)
-    # rows unpack as tuples (Result.tuples() is deprecated in SQLAlchemy 2.1)
-    return [(row[0], row[1]) for row in session.execute(stmt)]
+    return [(game, seat) for game, seat in session.execute(stmt)]
 
 
 def add_mail_trouble(session: Session, *, game_id: int, power: str, address: str, kind: str,

@@ -24,11 +24,13 @@ _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 # the words a reader sees for the stored codes of seats and of orders the judge made up
 SEAT_WORDS = {"active": "playing", "onp1": "missed orders once (ONP)",
               "abandoned": "abandoned, replacement sought", "sommossa": "in Sommossa",
-              "eliminated": "eliminated", "vacant": "no player"}
+              "eliminated": "eliminated", "vacant": "no player",
+              "computer": "played by the computer"}
 SOURCE_WORDS = {"onp": "no orders: hold and mutual support",
                 "majority": "abandoned: the other players' majority",
                 "sommossa": "Sommossa: the other players' majority",
-                "generated": "no orders: default"}
+                "generated": "no orders: default",
+                "computer": "ordered by the computer"}
 
 
 def seat_words(status: str) -> str:

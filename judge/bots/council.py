@@ -31,6 +31,7 @@ from judge.bots.diplomat import (
     answer,
     coalition_letters,
     commitments,
+    is_demand,
     proposals,
     reactions,
 )
@@ -38,7 +39,7 @@ from judge.bots.engine import bot_orders
 from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
 from judge.bots.mapview import view_of_variant
 from judge.bots.personality import Personality, personality
-from judge.bots.proposals import Answer, Proposal, from_terms
+from judge.bots.proposals import Proposal, ProposalAnswer, from_terms
 
 
 @dataclass
@@ -58,7 +59,8 @@ class Council:
         self.agreements.append(agreement)
         return agreement
 
-    def respond(self, power: str, reply: Answer, phase: str) -> Agreement | None:
+    def respond(self, power: str, reply: ProposalAnswer, phase: str,
+                position: Position | None = None) -> Agreement | None:
         """A player's answer to a proposal addressed to him (the latest one without a number)."""
         waiting = [
             a
@@ -72,6 +74,10 @@ class Council:
         agreement = waiting[-1]
         agreement.status = Status.ACTIVE if reply.accept else Status.REFUSED
         agreement.since = phase
+        proposer = agreement.proposal.proposer
+        if not reply.accept and proposer in self.characters:
+            demand = position is not None and is_demand(agreement.proposal, position)
+            self.trust.refused(proposer, power, demand)
         return agreement
 
     def answer_pending(self, position: Position) -> list[Letter]:
@@ -110,8 +116,9 @@ class Council:
                 power, people[power], view, position, self.trust, self.agreements, rng
             ):
                 agreement = self.propose(deal, str(position.phase))
+                kind = "demand" if is_demand(deal, position) else "proposal"
                 letters.append(
-                    Letter("proposal", power, (deal.partner,), deal, number=agreement.number)
+                    Letter(kind, power, (deal.partner,), deal, number=agreement.number)
                 )
         return letters + self.answer_pending(position)
 

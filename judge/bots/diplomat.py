@@ -32,6 +32,7 @@ from judge.bots.personality import Personality
 from judge.bots.proposals import Kind, Proposal, render
 from judge.bots.valuation import reach_counts
 from judge.parsing.commands_lexicon import lexicon as command_lexicon
+from judge.parsing.messages import place_name
 
 LEAD_MIN = 9  # centres before a leader is feared
 LEAD_MARGIN = 4  # over the second power
@@ -169,6 +170,11 @@ def proposals(
         if lead is not None and lead != me:
             out.append(Proposal(Kind.ALLIANCE, me, other, against=lead))
             continue
+        threatened = _threatened_centre(view, position, me, other)
+        if threatened is not None and level < 0.3 and rng.random() < 0.5:
+            # a demand: keep out of my centre (a neutral zone around it, seed 003's fifth kind)
+            out.append(Proposal(Kind.DMZ, me, other, zone=threatened))
+            continue
         attack = next(
             (
                 o
@@ -191,6 +197,25 @@ def proposals(
             else:
                 out.append(Proposal(Kind.PEACE, me, other))
     return out
+
+
+def _threatened_centre(view: MapView, position: Position, me: str, other: str) -> str | None:
+    """An own centre, not occupied by an own unit, one of ``other``'s units could move into."""
+    reach: set[str] = set()
+    for unit in position.units_of(other):
+        reach |= view.reach(unit.type.value, unit.location)
+    own = sorted(c for c, owner in position.centers.items() if owner == me)
+    for centre in own:
+        here = position.units.get(centre)
+        if centre in reach and (here is None or here.power != me):
+            return centre
+    return None
+
+
+def is_demand(proposal: Proposal, position: Position) -> bool:
+    """A neutral zone the proposer asks around one of its own centres: a demand."""
+    return (proposal.kind is Kind.DMZ and proposal.zone is not None
+            and position.centers.get(proposal.zone) == proposal.proposer)
 
 
 def _could_support(position: Position, supporter: str, move: Move) -> bool:
@@ -221,7 +246,7 @@ def _contested_centres(view: MapView, position: Position, me: str, other: str) -
 class Letter:
     """One message a computer power sends: ``kind`` picks the sentence, the rest fills it."""
 
-    kind: str  # accepted | refused | proposal | betrayed | alliance | coalition
+    kind: str  # accepted | refused | proposal | demand | betrayed | alliance | coalition
     sender: str
     to: tuple[str, ...]  # empty: to everyone (a broadcast)
     proposal: Proposal | None = None
@@ -229,36 +254,53 @@ class Letter:
     number: int | None = None
 
 
+# Italian and French name a power with its article, and fold it into "a"/"à": the
+# ``*_the`` fields are "la Francia" / "l'Angleterre", ``*_to`` "alla Francia" / "à l'Angleterre"
+# (capitalised when a sentence starts with them)
 SENTENCES = {
     "accepted": {
         "en": "{sender} accepts your proposal {number}: {deal}.",
-        "it": "{sender} accetta la tua proposta {number}: {deal}.",
-        "fr": "{sender} accepte votre proposition {number} : {deal}.",
+        "it": "{Sender_the} accetta la tua proposta {number}: {deal}.",
+        "fr": "{Sender_the} accepte votre proposition {number} : {deal}.",
     },
     "refused": {
         "en": "{sender} refuses your proposal {number}: {deal}.",
-        "it": "{sender} rifiuta la tua proposta {number}: {deal}.",
-        "fr": "{sender} refuse votre proposition {number} : {deal}.",
+        "it": "{Sender_the} rifiuta la tua proposta {number}: {deal}.",
+        "fr": "{Sender_the} refuse votre proposition {number} : {deal}.",
     },
     "proposal": {
         "en": "{sender} proposes ({number}): {deal}. Answer ACCEPT {number} or REFUSE {number}.",
-        "it": "{sender} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO {number}.",
-        "fr": "{sender} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER {number}.",
+        "it": "{Sender_the} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO "
+        "{number}.",
+        "fr": "{Sender_the} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER "
+        "{number}.",
+    },
+    "demand": {
+        "en": "{sender} demands ({number}) that you keep out of {zone}: {deal}. Answer ACCEPT "
+        "{number} or REFUSE {number}.",
+        "it": "{Sender_the} esige ({number}) che tu stia fuori da {zone}: {deal}. Rispondi "
+        "ACCETTO {number} o RIFIUTO {number}.",
+        "fr": "{Sender_the} exige ({number}) que vous restiez hors de {zone} : {deal}. Répondez "
+        "ACCEPTER {number} ou REFUSER {number}.",
     },
     "betrayed": {
         "en": "{about} broke its word to {sender}: {sender} declares war on {about}.",
-        "it": "{about} ha tradito la parola data a {sender}: {sender} dichiara guerra a {about}.",
-        "fr": "{about} a trahi sa parole envers {sender} : {sender} déclare la guerre à {about}.",
+        "it": "{About_the} ha tradito la parola data {sender_to}: {sender_the} dichiara guerra "
+        "{about_to}.",
+        "fr": "{About_the} a trahi sa parole envers {sender_the} : {sender_the} déclare la "
+        "guerre {about_to}.",
     },
     "alliance": {
         "en": "{sender} announces an alliance: {deal}.",
-        "it": "{sender} annuncia un'alleanza: {deal}.",
-        "fr": "{sender} annonce une alliance : {deal}.",
+        "it": "{Sender_the} annuncia un'alleanza: {deal}.",
+        "fr": "{Sender_the} annonce une alliance : {deal}.",
     },
     "coalition": {
         "en": "{about} has grown too strong: {sender} joins the coalition against {about}.",
-        "it": "{about} è diventata troppo forte: {sender} si unisce alla coalizione contro {about}.",
-        "fr": "{about} est devenue trop puissante : {sender} rejoint la coalition contre {about}.",
+        "it": "{About_the} è diventata troppo forte: {sender_the} si unisce alla coalizione "
+        "contro {about_the}.",
+        "fr": "{About_the} est devenue trop puissante : {sender_the} rejoint la coalition "
+        "contre {about_the}.",
     },
 }
 
@@ -267,14 +309,40 @@ def _name(power: str | None, lang: str) -> str:
     return command_lexicon().power_name(power, lang) if power else ""
 
 
+def named(power: str, lang: str, form: str = "the") -> str:
+    """A power's name as a sentence needs it: ``the`` with its article (``la Francia``,
+    ``l'Angleterre``; English has none), ``to`` after "to" (``alla Francia``, ``à la France``).
+    The seven powers' Italian and French names are all feminine."""
+    name = _name(power, lang)
+    if lang == "en":
+        return f"to {name}" if form == "to" else name
+    vowel = name[:1].lower() in "aeiouyéèêh" and not (lang == "it" and name[:1].lower() == "h")
+    the = (f"l'{name}" if vowel else f"la {name}")
+    if form != "to":
+        return the
+    if lang == "it":
+        return f"all'{name}" if vowel else f"alla {name}"
+    return f"à {the}"
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def render_letter(letter: Letter, lang: str) -> str:
     template = SENTENCES[letter.kind].get(lang, SENTENCES[letter.kind]["en"])
-    return template.format(
-        sender=_name(letter.sender, lang),
-        about=_name(letter.about, lang),
-        number=letter.number if letter.number is not None else "",
-        deal=render(letter.proposal, lang) if letter.proposal is not None else "",
-    )
+    fields: dict[str, object] = {
+        "number": letter.number if letter.number is not None else "",
+        "deal": render(letter.proposal, lang) if letter.proposal is not None else "",
+        "zone": place_name(letter.proposal.zone, lang)
+        if letter.proposal is not None and letter.proposal.zone else "",
+    }
+    for key, power in (("sender", letter.sender), ("about", letter.about)):
+        fields[key] = _name(power, lang)
+        fields[f"{key}_the"] = named(power, lang) if power else ""
+        fields[f"{key}_to"] = named(power, lang, "to") if power else ""
+        fields[f"{key.capitalize()}_the"] = _upper_first(str(fields[f"{key}_the"]))
+    return template.format(**fields)
 
 
 def reactions(

@@ -152,6 +152,10 @@ def apply_verdicts(agreements: Sequence[Agreement], verdicts: Sequence[Verdict])
             agreement.status = Status.KEPT
 
 
+REFUSED = 0.02  # trust lost when a proposal is refused
+REFUSED_DEMAND = 0.1  # ... and when a demand is
+
+
 @dataclass
 class Trust:
     """``values[(holder, other)]``: how far ``holder`` trusts ``other``; 0 to begin with."""
@@ -182,6 +186,11 @@ class Trust:
                 key = (holder, other)
                 self.betrayals[key] = self.betrayals.get(key, 0) + 1
                 self._set(holder, other, self.of(holder, other) - 0.5 * person.betrayal_weight)
+
+    def refused(self, holder: str, other: str, demand: bool) -> None:
+        """``other`` said no to ``holder``'s proposal: a small cost, more for a demand (a
+        refusal to keep out of ``holder``'s own centre reads as a threat)."""
+        self._set(holder, other, self.of(holder, other) - (REFUSED_DEMAND if demand else REFUSED))
 
     def forgive(self, characters: Mapping[str, Personality]) -> None:
         """Once a year: lost trust comes back towards the scar floor, never above it."""

@@ -131,7 +131,7 @@ def from_terms(proposer: str, partner: str, terms: dict[str, Any]) -> Proposal:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class ProposalAnswer:
     accept: bool
     number: int | None  # which proposal; None: the latest one addressed to the sender
 
@@ -166,7 +166,7 @@ def _province(words: list[str], i: int, lang: str) -> tuple[str, int] | None:
     return None
 
 
-def parse_press(line: str, lang: str, sender: str) -> Proposal | Answer | PressError:
+def parse_press(line: str, lang: str, sender: str) -> Proposal | ProposalAnswer | PressError:
     """One negotiation line from ``sender`` (a power), read in ``lang`` first."""
     words = fold(line).replace(",", " ").split()
     verb = _match(words, VERBS)
@@ -176,9 +176,9 @@ def parse_press(line: str, lang: str, sender: str) -> Proposal | Answer | PressE
     rest = words[used:]
     if meaning in ("accept", "refuse"):
         if not rest:
-            return Answer(meaning == "accept", None)
+            return ProposalAnswer(meaning == "accept", None)
         if len(rest) == 1 and rest[0].isdigit():
-            return Answer(meaning == "accept", int(rest[0]))
+            return ProposalAnswer(meaning == "accept", int(rest[0]))
         return PressError.BAD_NUMBER
     if not rest:
         return PressError.NO_POWER
@@ -253,4 +253,4 @@ def render(proposal: Proposal, lang: str) -> str:
     return head
 
 
-__all__ = ["Answer", "Kind", "PressError", "Proposal", "is_press_line", "parse_press", "render"]
+__all__ = ["ProposalAnswer", "Kind", "PressError", "Proposal", "is_press_line", "parse_press", "render"]

@@ -75,11 +75,12 @@ NOTES: dict[str, dict[str, str]] = {
     "en": {"bounced": "bounce", "cut": "cut", "disrupted": "disrupted", "void": "void",
            "no_convoy": "no convoy", "illegal": "illegal", "fails": "fails",
            "dislodged": "dislodged", "destroyed": "destroyed", "generated": "default",
-           "onp": "ONP", "sommossa": "sommossa", "majority": "majority"},
+           "onp": "ONP", "sommossa": "sommossa", "majority": "majority", "computer": "computer"},
     "it": {"bounced": "rimbalzo", "cut": "tagliato", "disrupted": "interrotto", "void": "nullo",
            "no_convoy": "nessun trasporto", "illegal": "illegale", "fails": "fallito",
            "dislodged": "scacciata", "destroyed": "distrutta", "generated": "d'ufficio",
-           "onp": "ONP", "sommossa": "sommossa", "majority": "a maggioranza"},
+           "onp": "ONP", "sommossa": "sommossa", "majority": "a maggioranza",
+           "computer": "computer"},
 }
 
 _VERBS: dict[str, dict[str, str]] = {
@@ -162,7 +163,7 @@ def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bo
     text += "."
     notes: list[str] = []
     words = NOTES[lang]
-    if source in ("generated", "onp", "sommossa", "majority"):
+    if source in ("generated", "onp", "sommossa", "majority", "computer"):
         notes.append(words[source])
     # a failed hold only means the unit was dislodged, said below
     if mark is not Mark.SUCCEEDS and not (isinstance(order, Hold) and mark is Mark.FAILS):
@@ -209,6 +210,8 @@ def _french(order: Order, mark: Mark, adjustment: bool, annihilated: bool,
         marks.append("(v)")
     if source == "generated" and isinstance(order, Hold):
         marks.append("(o)")
+    if source == "computer":
+        marks.append("(ordi)")  # given by a computer power (issue 14)
     if annihilated:
         marks.append("(a)")
     return NotatedOrder(" ".join([text, *marks]), ())

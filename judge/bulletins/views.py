@@ -40,7 +40,7 @@ class GameInfo:
 @dataclass(frozen=True)
 class SeatInfo:
     power: str
-    status: str  # active | onp1 | abandoned | sommossa | eliminated | vacant
+    status: str  # active | onp1 | abandoned | sommossa | eliminated | vacant | computer
     late_days_left: int
     strikes: int = 0
     # the other powers the same player holds (seed 001's games for two to four players)
@@ -67,6 +67,8 @@ NOTICE_KINDS = (
     "late",  # late days charged and the deadline moved
     "extension",  # GM extension
     "game_end",
+    "solo_won",  # a solo game's player reached the winning count (the game goes on)
+    "computer_seated",  # the GM gave a seat to the computer
     "lot",  # seed 001's two-player lot: ``power`` joins the player of ``detail`` (a power)
 )
 
@@ -358,3 +360,16 @@ def _score(value: Any) -> str | None:
     if not part:
         return str(whole)
     return f"{whole} {part}/{value.denominator}" if whole else f"{part}/{value.denominator}"
+
+
+def letters_view(game: GameInfo, phase: str, sender: str, to: Sequence[str],
+                 lines: Sequence[str]) -> dict[str, Any]:
+    """A computer power's letter (issue 14): ``to`` empty is a letter to everyone."""
+    lang = game.language
+    return {
+        "header": header(game, phase, None),
+        "phase": phase,
+        "sender": power_name(sender, lang),
+        "to": [power_name(p, lang) for p in to],
+        "lines": list(lines),
+    }

@@ -117,6 +117,13 @@ def _number(words: list[str]) -> Fields:
     return {"number": int(words[0])}
 
 
+def _terms(words: list[str]) -> Fields:
+    """PROPOSE's ``power kind [arguments]``: read whole by the negotiation grammar."""
+    if len(words) < 2:
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
+    return {"value": " ".join(words)}
+
+
 def _phase(words: list[str]) -> Fields:
     try:
         return {"value": str(Phase.parse(words[0]))}
@@ -148,7 +155,14 @@ def _phase_forced(words: list[str]) -> Fields:
     return {**fields, "setting": "force"} if forced else fields
 
 
+# REPLACE power COMPUTER: the computer takes the seat (issue 14; the option COMPUTER SEATS)
+COMPUTER_WORDS = frozenset({"COMPUTER", "ORDINATEUR", "BOT"})
+COMPUTER = "computer"
+
+
 def _address(words: list[str]) -> Fields:
+    if fold(words[0]) in COMPUTER_WORDS:
+        return {"value": COMPUTER}
     if "@" not in words[0]:
         raise ArgumentProblem(Problem.BAD_VALUE, words[0])
     return {"value": words[0].strip("<>")}
@@ -259,6 +273,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.CONCEDE, P, (POWER,)),
     CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END),
     CommandSpec(Verb.RESIGN, P),
+    # the agreement itself is read by judge.bots.proposals (the same words in every language)
+    CommandSpec(Verb.PROPOSE, P, (Arg(_terms, words=None),)),
+    CommandSpec(Verb.ACCEPT, P, (Arg(_number, optional=True),)),
+    CommandSpec(Verb.REFUSE, P, (Arg(_number, optional=True),)),
     CommandSpec(Verb.START, G),
     CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),)),
     CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),)),

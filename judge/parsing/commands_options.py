@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from judge.adjudicator.phase import Phase
-from judge.parsing.commands_lexicon import fold, lexicon
+from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_types import Command, Malformed, Problem, Verb
 from judge.rules.option_registry import BOOL_WORDS, OptionType, option
 
@@ -35,6 +35,17 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
     def bad(detail: str = "") -> Malformed:
         return Malformed(lineno, text, Verb.OPTION, Problem.BAD_VALUE, detail or " ".join(rest))
 
+    if spec.type is OptionType.COMPUTER:
+        # BOTS [yes|no|power]: the computer takes the seats nobody joined for (issue 14)
+        if not rest:
+            return replace(base, setting={"power": None})
+        if len(rest) > 1:
+            return bad()
+        flag = value_of("bool", rest[0])
+        if flag is not None:
+            return replace(base, setting={"power": None} if flag == "true" else False)
+        power = parse_power(rest[0])
+        return bad() if power is None else replace(base, setting={"power": power})
     if spec.type is OptionType.FLAG:
         if not rest:
             return replace(base, setting=True)

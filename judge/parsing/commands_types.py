@@ -36,6 +36,9 @@ class Verb(StrEnum):
     CONCEDE = "CONCEDE"
     FOR = "FOR"
     RESIGN = "RESIGN"
+    PROPOSE = "PROPOSE"  # negotiation with the computer powers and the players (issue 14)
+    ACCEPT = "ACCEPT"
+    REFUSE = "REFUSE"
     START = "START"
     SET_DEADLINE = "SET_DEADLINE"
     EXTEND = "EXTEND"

@@ -30,6 +30,9 @@ class EndReason(StrEnum):
     DRAW = "draw"  # every survivor voted the draw
     END_PHASE_PASSED = "end_phase_passed"  # temporal game: the last season is played
     END_DATE_REACHED = "end_date_reached"  # temporal game: the end date has come
+    # a solo game against computer powers (EndConditions.solo_player)
+    NO_ENEMY_CENTRE = "no_enemy_centre"  # no other power holds a centre: the player wins
+    PLAYER_OUT = "player_out"  # the player has no unit and no centre: the leaders win
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,11 @@ def check_end(
     active = variant.active_powers(position.phase, joins) if variant is not None else None
     alive = survivors(position, active)
     seated = variant is not None and any(len(seat) > 1 for seat in variant.seats)
-    if conditions.solo_centers is not None:
+    if conditions.solo_player is not None:
+        solo_game = _solo_game_end(conditions.solo_player, counts, alive, conditions)
+        if solo_game is not None:
+            return solo_game
+    elif conditions.solo_centers is not None:
         if seated and variant is not None:
             seat = seat_victory(variant, position, joins, conditions.solo_centers)
             if seat is not None:
@@ -112,6 +119,28 @@ def check_end(
     if conditions.end_on is not None and now >= conditions.end_on:
         return GameEnd(EndReason.END_DATE_REACHED, _leaders(counts), counts)
     return None
+
+
+def _solo_game_end(player: str, counts: Mapping[str, int], alive: tuple[str, ...],
+                   conditions: EndConditions) -> GameEnd | None:
+    """One person against the computer: his own solo is no end (he may play on, ``solo_won``
+    tells when he reached it); a computer power's solo is, and so is the player's fall."""
+    if player not in alive:
+        return GameEnd(EndReason.PLAYER_OUT, _leaders(counts), counts)
+    if not any(n for p, n in counts.items() if p != player):
+        return GameEnd(EndReason.NO_ENEMY_CENTRE, (player,), counts)
+    if conditions.solo_centers is not None:
+        solo = [p for p, n in counts.items() if p != player and n >= conditions.solo_centers]
+        if len(solo) == 1:
+            return GameEnd(EndReason.SOLO, (solo[0],), counts)
+    return None
+
+
+def solo_won(position: Position, conditions: EndConditions) -> bool:
+    """Whether the solo game's player holds the winning count (the game goes on)."""
+    player = conditions.solo_player
+    return (player is not None and conditions.solo_centers is not None
+            and len(position.centers_of(player)) >= conditions.solo_centers)
 
 
 def seat_victory(

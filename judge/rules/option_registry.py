@@ -30,6 +30,7 @@ class OptionType(StrEnum):
     LATE_DAYS = "late_days"  # "total [per-turn]"
     DEADLINES = "deadlines"  # "M=72 R=24 A=24" (hours per phase kind)
     ENDING = "ending"  # centres, a date (YYYY-MM-DD) or a phase (F1910M)
+    COMPUTER = "computer"  # yes/no or a power: the computer takes the seats nobody joined for
 
 
 BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
@@ -139,6 +140,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "possedes)"), default="home",
                choices={"home": ("HOME", "ORIGINE", "CASA"),
                         "owned": ("OWNED", "POSSEDUTI", "POSSEDES", "2023")}),
+    # issue 14: a solo game against the computer powers (the power named is the creator's)
+    OptionSpec("bots", _w("BOTS", ("AUTOMI", "CONTRO COMPUTER"), ("ROBOTS", "CONTRE ORDINATEUR")),
+               OptionType.COMPUTER,
+               _v("yes|no|power: a solo game, you against six computer powers (before START; "
+                  "power: the one you play)",
+                  "si|no|potenza: partita in solitario contro sei potenze del computer (prima "
+                  "di INIZIA; potenza: quella che giochi)",
+                  "oui|non|puissance : partie en solitaire contre six puissances de "
+                  "l'ordinateur (avant COMMENCER ; puissance : celle que vous jouez)"),
+               locked_after_start=True),
+    # issue 14: off by default, so the Sommossa of the italian rules stays the default
+    OptionSpec("computer_seats", _w("COMPUTER SEATS", "POSTI COMPUTER", "PLACES ORDINATEUR"),
+               OptionType.FLAG,
+               _v("yes|no (default no): the GM may give a vacant or abandoned seat to the "
+                  "computer with REPLACE power COMPUTER",
+                  "si|no (predefinito no): l'arbitro può affidare al computer un posto "
+                  "vacante o abbandonato con SOSTITUISCI potenza COMPUTER",
+                  "oui|non (non par défaut) : l'arbitre peut confier à l'ordinateur une place "
+                  "vacante ou abandonnée avec REMPLACER puissance ORDINATEUR"),
+               default=False),
 )
 
 _BY_KEY = {o.key: o for o in OPTIONS}

@@ -33,6 +33,10 @@ class EndConditions:
     # the temporal game: ends once this season's phases are over (seed 000's default: F1907M)
     end_after: Phase | None = None
     end_on: datetime | None = None  # the temporal game on a date
+    # a solo game against computer powers (issue 14, option BOTS): the one human's power. His
+    # solo does not end the game (he may play on); it stops when no other power holds a
+    # centre, when he is out, or when a computer power reaches the solo count
+    solo_player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,9 @@ def seat_infos(rows: Iterable[Seat], options: dict[str, Any]) -> list[SeatInfo]:
     for r in rows:
         if r.account_id is not None:
             held.setdefault(r.account_id, []).append(r.power)
-    return [SeatInfo(r.power, r.status, bonus - r.late_days_used, r.strikes,
+    # a playing seat without an account is a computer power's (issue 14)
+    return [SeatInfo(r.power, "computer" if r.account_id is None and r.status == "active"
+                     else r.status, bonus - r.late_days_used, r.strikes,
                      tuple(sorted(p for p in held.get(r.account_id or -1, []) if p != r.power)))
             for r in rows]
 

@@ -50,6 +50,10 @@ class CommandRefusal(StrEnum):
     LINES_NOT_READ = "lines_not_read"
     TOO_MANY = "too_many"
     RELAY_NOT_AUTHENTICATED = "relay_not_authenticated"
+    BAD_PROPOSAL = "bad_proposal"
+    NO_PROPOSAL = "no_proposal"
+    NO_COMPUTER_SEATS = "no_computer_seats"
+    SEAT_NOT_FREE = "seat_not_free"
 
 
 class Done(StrEnum):
@@ -103,3 +107,7 @@ class Done(StrEnum):
     CONFIRM_REPLACE = "confirm_replace"
     CONFIRMED = "confirmed"
     SEAT_LOCKED = "seat_locked"
+    NEGOTIATION = "negotiation"  # a computer power's answer, already in the game's language
+    PROPOSAL_SENT = "proposal_sent"
+    PROPOSAL_ANSWERED = "proposal_answered"
+    COMPUTER_SEATED = "computer_seated"

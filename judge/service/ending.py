@@ -23,7 +23,8 @@ def scores(end: GameEnd) -> dict[str, object]:
     if end.reason is EndReason.DRAW or len(end.winners) > 1:
         return dict(draw_size(end.winners, tuple(end.centers)))
     solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
-                                            EndReason.CONCESSION) else None
+                                            EndReason.CONCESSION,
+                                            EndReason.NO_ENEMY_CENTRE) else None
     return dict(hundred_points(end.centers, solo_winner=solo))
 
 

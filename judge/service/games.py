@@ -124,6 +124,9 @@ def apply_option(game: Game, key: str, value: Any) -> None:
     if key == "variant":
         _set_variant(game, str(value))
         return
+    if key == "bots":
+        _set_bots(game, value)
+        return
     if key == "players":
         # seed 001's games for fewer players are the standard map's variants standard-N
         _set_variant(game, DEFAULT_VARIANT if int(value) == 7 else f"standard-{int(value)}")
@@ -153,6 +156,23 @@ def _set_variant(game: Game, name: str) -> None:
         end["centres"] = v.victory  # the solo count follows the map unless the GM chose one
     game.variant = name
     update_options(game, victory=v.victory, end=end)
+
+
+def _set_bots(game: Game, value: Any) -> None:
+    """A solo game (issue 14): only before the start, on a map of one power per seat; the
+    power named is the one the creator plays (else the lot gives him one)."""
+    if game.status != "forming":
+        raise OptionRefused("BOTS")
+    if not value:
+        update_options(game, bots=None)
+        return
+    power = value.get("power")
+    v = game_variant(game)
+    if any(len(seat) != 1 for seat in v.seats):
+        raise OptionRefused(v.name)  # one power per seat: the computer takes whole seats
+    if power is not None and power not in v.powers:
+        raise OptionRefused(str(power))
+    update_options(game, bots={"power": power})
 
 
 def describe_options(game: Game) -> dict[str, Any]:
@@ -282,7 +302,9 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
     # the lot and the preference lists work over the variant's seats: a seat of seed 001's
     # games for two to four players is several powers, labelled "AUSTRIA+ENGLAND+GERMANY"
     labels = {seat_label(seat): seat for seat in variant.seats}
-    if options(game)["assignment"] == "preferences":
+    # a BOTS game whose creator named his power: the preferences give it to him
+    chosen = (options(game).get("bots") or {}).get("power")
+    if options(game)["assignment"] == "preferences" or chosen:
         wishes = {s.power: seat_ranking(list(s.preferences or []), variant.seats) for s in seats}
         assignment = assign_by_preference(wishes, chooser, list(labels))
     else:

@@ -61,6 +61,7 @@ def game_options(options: dict[str, Any]) -> GameOptions:
             solo_centers=end.get("centres", options.get("victory", 18)),
             end_after=Phase.parse(end_after) if end_after else None,
             end_on=_end_on(end_on),
+            solo_player=(options.get("bots") or {}).get("human"),
         ),
     )
 

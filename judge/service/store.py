@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from judge.storage import gamerepo, guardrepo, playrepo
+from judge.bots.council import Council
+from judge.storage import botrepo, gamerepo, guardrepo, playrepo
 from judge.storage.models import Account, AuditLog, Game, OrderSet, Seat, Turn, Vote
 
 
@@ -91,6 +92,14 @@ class Store:
                      target_power: str | None = None) -> int:
         return playrepo.delete_votes(self.session, game_id, phase, kind, voter_power,
                                      target_power)
+
+    # ------------------------------------------------------------ computer powers
+
+    def load_council(self, game_id: int) -> Council | None:
+        return botrepo.load_council(self.session, game_id)
+
+    def save_council(self, game_id: int, council: Council) -> None:
+        botrepo.save_council(self.session, game_id, council)
 
     # ------------------------------------------------------------ the record
 

@@ -233,6 +233,9 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
 
 def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                 submitted: dict[str, list[str]], decision: Decision) -> TurnReport:
+    # computer powers call the use cases, which call this module: imported when used
+    from judge.service import computer
+
     phase = game.phase
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
@@ -242,7 +245,11 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)
+    computer.mark_sources(session, game, decision.orders, sources)
     notices = _apply_seats(session, game, decision)
+    solo = computer.solo_notice(game, adj.position)
+    if solo is not None:
+        notices.append(Notice("solo_won", solo))
     record = _record(before, after, adj, sources)
     # seed 001's two-player game: the lot is drawn as the game reaches the Fall 1914
     # adjustments, and announced in this bulletin, before anyone orders for Italy
@@ -295,11 +302,14 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     audit(session, now, "turn.adjudicated", game.id, phase=phase, next_phase=next_phase,
           why=decision.why.value)
     session.flush()
+    computer.phase_played(session, game, snapshot_position, decision.orders, adj.position,
+                          now, settings)
     if ended is not None:
         finish_game(session, game, now, settings, ended)
     else:
         assert due_at is not None
         deadlines.schedule(session, game, next_phase, due_at, now)
+        computer.phase_started(session, game, now, settings)
     return TurnReport("adjudicated", decision.why.value, phase, next_phase, subject, body)
 
 
@@ -348,6 +358,9 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
     session.flush()
     due_at = deadlines.next_deadline(game, phase, now)
     deadlines.schedule(session, game, phase, due_at, now)
+    from judge.service import computer  # see _adjudicate
+
+    computer.phase_started(session, game, now, settings)
     return TurnReport("rolled_back", "gm", phase, phase)
 
 

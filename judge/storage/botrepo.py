@@ -16,10 +16,18 @@ from judge.bots.proposals import from_terms
 from judge.storage.models_bots import AgreementRecord, BotSeat, TrustRecord
 
 
+def bot_powers(session: Session, game_id: int) -> dict[str, str]:
+    """Power -> personality of the game's computer powers."""
+    rows = session.scalars(select(BotSeat).where(BotSeat.game_id == game_id))
+    return {s.power: s.personality for s in rows}
+
+
 def load_council(session: Session, game_id: int) -> Council | None:
-    """The game's council, or None when the computer plays no power in it."""
+    """The game's council, or None when the computer plays no power in it and nobody has
+    proposed anything (players' agreements are kept in the ledger too)."""
     seats = list(session.scalars(select(BotSeat).where(BotSeat.game_id == game_id)))
-    if not seats:
+    if not seats and session.scalar(
+            select(AgreementRecord.id).where(AgreementRecord.game_id == game_id).limit(1)) is None:
         return None
     council = Council({s.power: s.personality for s in seats})
     for seat in seats:

@@ -6,6 +6,9 @@ function takes the caller's Session, whose transaction it joins.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -18,6 +21,15 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     session's identity map, so a second worker sees the first one's commit."""
     stmt = select(Game).where(Game.id == game_id).with_for_update()
     return session.scalars(stmt.execution_options(populate_existing=True)).first()
+
+
+@contextmanager
+def savepoint(session: Session) -> Iterator[None]:
+    """A part of the caller's transaction that may fail alone (SAVEPOINT): when the block
+    raises, its changes are undone and the exception goes on; the rest of the transaction
+    stays (SQLite too: the engine issues its own BEGIN, see ``database``)."""
+    with session.begin_nested():
+        yield
 
 
 def close_deadlines(session: Session, game_id: int) -> None:

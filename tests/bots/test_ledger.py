@@ -13,7 +13,7 @@ from judge.bots.diplomat import answer, commitments, leader, render_letter
 from judge.bots.engine import bot_orders
 from judge.bots.ledger import SCAR, Agreement, Status, Trust, apply_verdicts, judge_phase
 from judge.bots.personality import personality
-from judge.bots.proposals import Answer, Kind, Proposal
+from judge.bots.proposals import Kind, Proposal, ProposalAnswer
 
 A = UnitType.ARMY
 F = UnitType.FLEET
@@ -150,7 +150,7 @@ def test_coalition_against_a_clear_leader_is_announced_once() -> None:
         ("FRANCE", "ENGLAND"),
         ("GERMANY", "ENGLAND"),
     ]
-    assert "coalizione contro Inghilterra" in render_letter(first[0], "it")
+    assert "coalizione contro l'Inghilterra" in render_letter(first[0], "it")
     assert council.after_phase(position, {}, position) == []
     # and the leader's proposals are refused
     council.propose(Proposal(Kind.PEACE, "ENGLAND", "FRANCE"), "S1906M")
@@ -166,7 +166,7 @@ def test_council_turn_with_a_human_and_its_stored_form() -> None:
     assert letters[0].kind == "accepted" and letters[0].to == ("ENGLAND",)
     assert "accepte votre proposition 1" in render_letter(letters[0], "fr")
     council.propose(Proposal(Kind.DMZ, "GERMANY", "ENGLAND", zone="NTH"), "S1901M")
-    assert council.respond("ENGLAND", Answer(True, None), "S1901M").status is Status.ACTIVE
+    assert council.respond("ENGLAND", ProposalAnswer(True, None), "S1901M").status is Status.ACTIVE
     rng = random.Random(5)
     orders = council.orders(position, rng)
     orders["ENGLAND"] = [Move(F, "LON", "NTH"), Move(F, "EDI", "NWG"), Move(A, "LVP", "YOR")]

@@ -6,10 +6,10 @@ import pytest
 
 from judge.adjudicator.orders import Move, UnitType
 from judge.bots.proposals import (
-    Answer,
     Kind,
     PressError,
     Proposal,
+    ProposalAnswer,
     from_terms,
     is_press_line,
     parse_press,
@@ -87,10 +87,10 @@ A = UnitType.ARMY
             "PROPOSER FRANCE ZONE NEUTRE Manche",
             Proposal(Kind.DMZ, "ENGLAND", "FRANCE", zone="ENG"),
         ),
-        ("en", "ACCEPT", Answer(True, None)),
-        ("it", "ACCETTO 4", Answer(True, 4)),
-        ("fr", "REFUSER 2", Answer(False, 2)),
-        ("it", "RIFIUTO", Answer(False, None)),
+        ("en", "ACCEPT", ProposalAnswer(True, None)),
+        ("it", "ACCETTO 4", ProposalAnswer(True, 4)),
+        ("fr", "REFUSER 2", ProposalAnswer(False, 2)),
+        ("it", "RIFIUTO", ProposalAnswer(False, None)),
     ],
 )
 def test_reads_each_kind_in_each_language(lang: str, line: str, expected: object) -> None:

@@ -109,3 +109,45 @@ def test_the_two_player_lot_counts_italy_for_its_new_player() -> None:
                      joins="AUSTRIA") is None
     end = check_end(pos, EndConditions(solo_centers=24), NOW, variant=two, joins="ENGLAND")
     assert end is not None and end.winners == ("ENGLAND", "FRANCE", "ITALY", "RUSSIA")
+
+
+# ---------------------------------------------------------------- a solo game (issue 14)
+
+SOLO = EndConditions(solo_player="FRANCE")
+
+
+def test_solo_game_the_players_own_solo_does_not_end_it() -> None:
+    from judge.rules.game_end import solo_won
+
+    pos = _pos(centers={"FRANCE": EIGHTEEN, "RUSSIA": ["MOS"], "ENGLAND": ["STP"]})
+    assert check_end(pos, SOLO, NOW) is None  # he may play on
+    assert solo_won(pos, SOLO)
+    assert not solo_won(_pos(), SOLO)
+    # in an ordinary game the same position is a solo
+    assert check_end(pos, EndConditions(), NOW).reason is EndReason.SOLO
+
+
+def test_solo_game_stops_when_no_enemy_centre_is_left() -> None:
+    # England and Russia still have units, but no centre: nothing is left to take
+    pos = _pos(centers={"FRANCE": ["PAR", "BRE", "LON", "MOS"]})
+    end = check_end(pos, SOLO, NOW)
+    assert end is not None and end.reason is EndReason.NO_ENEMY_CENTRE
+    assert end.winners == ("FRANCE",)
+
+
+def test_solo_game_the_player_is_out_without_units_and_centres() -> None:
+    pos = _pos(units={"ENGLAND": ["F NTH"], "RUSSIA": ["A MOS"]},
+               centers={"ENGLAND": ["LON", "PAR"], "RUSSIA": ["MOS", "WAR", "SEV"]})
+    end = check_end(pos, SOLO, NOW)
+    assert end is not None and end.reason is EndReason.PLAYER_OUT
+    assert end.winners == ("RUSSIA",)  # the computer power with most centres
+    # a unit without a centre keeps him in
+    alive = _pos(units={"FRANCE": ["A PIC"], "RUSSIA": ["A MOS"]},
+                 centers={"RUSSIA": ["MOS", "PAR"]})
+    assert check_end(alive, SOLO, NOW) is None
+
+
+def test_solo_game_a_computer_powers_solo_ends_it() -> None:
+    pos = _pos(centers={"RUSSIA": EIGHTEEN, "FRANCE": ["MOS"], "ENGLAND": ["STP"]})
+    end = check_end(pos, SOLO, NOW)
+    assert end is not None and (end.reason, end.winners) == (EndReason.SOLO, ("RUSSIA",))

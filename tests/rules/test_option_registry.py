@@ -53,7 +53,8 @@ def _line(key: str, word: str) -> str:
     spec = option(key)
     sample = {OptionType.FLAG: "", OptionType.TEXT: "Europe/Rome", OptionType.NAME: "pure",
               OptionType.NUMBER: str(spec.low), OptionType.LATE_DAYS: "5 2",
-              OptionType.DEADLINES: "M=48", OptionType.ENDING: "18"}
+              OptionType.DEADLINES: "M=48", OptionType.ENDING: "18",
+              OptionType.COMPUTER: "FRANCE"}
     if spec.type is OptionType.CHOICE:
         return f"{word} {next(iter(spec.choices.values()))[0]}"
     return f"{word} {sample[spec.type]}".strip()
@@ -64,6 +65,18 @@ def test_choice_words_give_the_canonical_value() -> None:
                         "GIOCATORI 3"]).items
     assert [(i.option, i.setting) for i in items[1:]] == [
         ("removal_distance", "owned"), ("rules", "rulebook"), ("players", 3)]
+
+
+def test_the_computer_options() -> None:
+    """BOTS takes nothing, yes/no or a power in any language; COMPUTER SEATS is off unless
+    set (the Sommossa stays the default of the italian rules)."""
+    items = parse_mail(["CREA g pw", "AUTOMI", "ROBOTS non", "BOTS Francia", "BOTS Atlantide",
+                        "POSTI COMPUTER si"]).items
+    assert [(getattr(i, "option", None), getattr(i, "setting", None)) for i in items[1:]] == [
+        ("bots", {"power": None}), ("bots", False), ("bots", {"power": "FRANCE"}),
+        (None, None), ("computer_seats", True)]
+    assert default_game_options()["computer_seats"] is False
+    assert "bots" in locked_after_start()
 
 
 def test_storage_defaults_are_the_registry_defaults() -> None:

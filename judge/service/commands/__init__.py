@@ -23,13 +23,14 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
-from judge.service import confirm, press, usecases
+from judge.service import computer, confirm, press, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
     gm,
     guard,
+    negotiation,
     order_commands,
     player,
     reply_text,
@@ -213,6 +214,9 @@ def run(ctx: MailContext) -> None:
         s.begin(None)
         s.say(CommandRefusal.LINES_NOT_READ, cap=ctx.settings.max_command_lines, count=unread)
     s.finish()
+    if s.lang_game is not None:
+        # a solo game is processed as soon as its player's orders are in (issue 14)
+        computer.advance(s.session, s.lang_game, s.now, s.settings)
 
 
 def _keyword(verb: Verb, lang: str) -> str:

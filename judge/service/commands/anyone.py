@@ -7,7 +7,7 @@ from typing import Any
 from judge.adjudicator.phase import Phase
 from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
 from judge.parsing.commands import LANGS, Command, Verb
-from judge.service import games, usecases
+from judge.service import computer, games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
@@ -50,7 +50,8 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
         rows.append({
             "power": seat.power,
             "address": games.public_address(s.session, game, seat, s.settings)
-            if seat.account_id else "-",
+            if seat.account_id else computer.SEAT_WORD.get(game.language, "computer")
+            if seat.status == "active" else "-",
             "status": seat.status,
             "centres": len(position.centers_of(seat.power)) if position else 0,
             "units": len(position.units_of(seat.power)) if position else 0,

@@ -5,9 +5,19 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from judge.bulletins.views import end_view
+from judge.parsing.command_table import COMPUTER
 from judge.parsing.commands import Command, Verb, lexicon
 from judge.rules.option_registry import locked_after_start
-from judge.service import announce, deadlines, ending, games, turns, usecases
+from judge.service import (
+    announce,
+    computer,
+    deadlines,
+    ending,
+    games,
+    snapshot_rows,
+    turns,
+    usecases,
+)
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
 from judge.service.commands.registry import handles
@@ -62,17 +72,28 @@ def _show(value: object) -> str:
 
 @handles(Verb.START)
 def start_command(s: MailSession, cmd: Command) -> None:
+    game = _game(s)
+    # a solo game against the computer gets its computer seats before the powers are drawn
+    solo = game.status == "forming" and computer.solo_options(game) is not None
+    if solo:
+        computer.prepare_solo_seats(s.session, game)
     try:
         game = usecases.start_game(s.session, s.caller, _game(s))
     except usecases.Denied as denied:
         s.refused(denied)
         return
+    if solo:
+        computer.seat_solo_computers(s.session, game,
+                                     int(games.options(game)["assignment_record"]["seed"]))
+        computer.phase_started(s.session, game, s.now, s.settings)
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []
     told: set[int] = set()
     assigned = games.assigned_seats(s.session, game)
     for seat in assigned:
         public = games.public_address(s.session, game, seat, s.settings)
+        if seat.account_id is None:
+            public = computer.SEAT_WORD.get(game.language, "computer")
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
         if address and seat.account_id not in told:
@@ -220,6 +241,9 @@ def replace_command(s: MailSession, cmd: Command) -> None:
     seat = _assigned_seat(s, game, cmd.power)
     if seat is None:
         return
+    if cmd.value == COMPUTER:
+        _seat_computer(s, game, seat)
+        return
     address = addr_spec(cmd.value or "")
     if address is None:
         s.say(CommandRefusal.BAD_ADDRESS)
@@ -231,6 +255,29 @@ def replace_command(s: MailSession, cmd: Command) -> None:
     s.store.audit(s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     guard.ask_address(s, game, seat.power, address, "replace")
+
+
+def _seat_computer(s: MailSession, game: Game, seat: Seat) -> None:
+    """REPLACE power COMPUTER: a vacant or abandoned seat goes to a computer power, which
+    orders from the current phase on (only when the game's option allows it)."""
+    if not games.options(game).get("computer_seats"):
+        s.say(CommandRefusal.NO_COMPUTER_SEATS, game=game.name)
+        return
+    if seat.status not in ("vacant", "abandoned", "sommossa") and seat.account_id is not None:
+        s.say(CommandRefusal.SEAT_NOT_FREE, game=game.name, power=seat.power)
+        return
+    old = games.address_of_account(s.session, seat.account_id)
+    personality = computer.seat_computer(s.session, game, seat, s.now)
+    if games.options(game).get("turn_state", {}).get("replacement_for") == seat.power:
+        # the search is over: the game is no longer suspended for this seat
+        snapshot_rows.set_turn_state(game, suspended=False, replacement_for=None)
+    computer.phase_started(s.session, game, s.now, s.settings)
+    s.say(Done.COMPUTER_SEATED, game=game.name, power=seat.power, personality=personality)
+    _tell_all(s, game, Done.COMPUTER_SEATED, game=game.name, power=seat.power,
+              personality=personality)
+    if old:
+        s.notify(old, game, Done.COMPUTER_SEATED, game=game.name, power=seat.power,
+                 personality=personality)
 
 
 @handles(Verb.EJECT)

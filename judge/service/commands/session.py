@@ -83,6 +83,8 @@ class MailSession:
         self.caller = Caller(self.account, ctx.now, ctx.settings,
                              prepared=ctx.prepared or Prepared())
         self.address_changed = False
+        # bounded commands of other modules: name -> how many this mail used
+        self.counted_by: dict[str, int] = {}
 
     # ------------------------------------------------------------ language and output
 

@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.demo.game import DemoError, run_demo
+    from judge.demo.walkthrough import DemoError, run_demo
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 

@@ -44,12 +44,20 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def retry_failed(args: argparse.Namespace) -> int:
-    from judge.service.inbox import retry_failed as requeue
     from judge.storage import Database
 
     settings = _settings(args)
     _logging(settings)
     db = Database(settings.database_url)
+    try:
+        return _retry_failed(db, settings, args)
+    finally:
+        db.dispose()
+
+
+def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
+    from judge.service.inbox import retry_failed as requeue
+
     db.migrate()
     ids = requeue(db, list(args.ids))
     print(f"requeued {len(ids)} failed mail(s): {' '.join(map(str, ids)) or '-'}")
@@ -65,7 +73,6 @@ def retry_failed(args: argparse.Namespace) -> int:
             rows = [r for r in list_inbound(session) if r.id in set(ids)]
             for row in rows:
                 print(f"  {row.id}: {row.status}")
-    db.dispose()
     return 0
 
 

@@ -18,11 +18,6 @@ def test_every_module_name_is_unique_in_the_package() -> None:
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
 
 
-# Duplicates that arrived with the merge of the bots, variant and mail work, still to be given
-# names of their own; the list may only shrink (a name that became unique must leave it).
-KNOWN_DUPLICATES = {"Agreement", "Kind", "Lot", "Refusal", "Trust"}
-
-
 def test_every_class_name_is_unique_in_the_package() -> None:
     where: dict[str, list[str]] = defaultdict(list)
     for path in JUDGE.rglob("*.py"):
@@ -31,6 +26,4 @@ def test_every_class_name_is_unique_in_the_package() -> None:
             if isinstance(node, ast.ClassDef):
                 where[node.name].append(str(path.relative_to(JUDGE)))
     assert len(where) > 50
-    twice = {name for name, paths in where.items() if len(paths) > 1}
-    assert twice - KNOWN_DUPLICATES == set(), {n: where[n] for n in twice - KNOWN_DUPLICATES}
-    assert KNOWN_DUPLICATES - twice == set()  # now unique: take it off the list
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

@@ -75,7 +75,7 @@ class ConnectionGate:
 TOO_MANY = b"421 4.7.0 Too many connections, try again later\r\n"
 
 
-class Refusal(asyncio.Protocol):
+class TooManyConnections(asyncio.Protocol):
     """A connection above the cap: told 421 (RFC 5321 4.3.2) and closed at once."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -290,7 +290,7 @@ async def start_listener(
     def factory() -> asyncio.Protocol:
         if not gate.admit():
             log.warning("mail connection refused: %d sessions open, the cap", gate.open)
-            return Refusal()
+            return TooManyConnections()
         proto = kind(handler, data_size_limit=hard_limit, hostname=settings.domain,
                      ident="judge", timeout=settings.mail_idle_seconds)
         proto.gate = gate

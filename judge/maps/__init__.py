@@ -5,8 +5,8 @@ bulletins, the archive and the demo can draw a map without this package knowing 
 """
 
 from judge.maps.attachment import map_attachment
-from judge.maps.map_view import MapSnapshot, snapshot_from_turn
 from judge.maps.png import render_png
+from judge.maps.scene import MapSnapshot, snapshot_from_turn
 from judge.maps.svg import render_svg
 
 __all__ = ["MapSnapshot", "map_attachment", "render_png", "render_svg", "snapshot_from_turn"]

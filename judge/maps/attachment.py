@@ -6,8 +6,8 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
-from judge.maps.map_view import snapshot_from_turn
 from judge.maps.png import render_png
+from judge.maps.scene import snapshot_from_turn
 from judge.maps.svg import render_svg
 
 

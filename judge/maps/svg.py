@@ -27,7 +27,7 @@ from judge.adjudicator.orders import (
 )
 from judge.maps import style
 from judge.maps.layout import Layout, variant_layout
-from judge.maps.map_view import DrawnOrder, MapSnapshot
+from judge.maps.scene import DrawnOrder, MapSnapshot
 from judge.maps.voronoi import Point
 
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}

@@ -20,48 +20,48 @@ from judge.adjudicator.orders import (
     Waive,
 )
 from judge.parsing.errors import Note, ParseError, ParseFailure
-from judge.parsing.grammar import Draft, Kind
+from judge.parsing.grammar import Draft, OrderKind
 from judge.parsing.legality_reasons import check_legal
 from judge.parsing.reading import A, Context, F, NoteList
 from judge.parsing.supports import SupportReading
 
-_MOVEMENT = {Kind.HOLD, Kind.MOVE, Kind.SUPPORT, Kind.CONVOY}
+_MOVEMENT = {OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY}
 
 
 class _Completer(SupportReading):
     # --- phase -------------------------------------------------------------------------
-    def kind(self) -> Kind:
+    def kind(self) -> OrderKind:
         kind, phase = self.d.kind, self.ctx.phase
         if phase is None:
-            if kind is Kind.BARE:
+            if kind is OrderKind.BARE:
                 raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             return kind
         if phase.is_movement:
-            if kind is Kind.BARE:
+            if kind is OrderKind.BARE:
                 raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             if kind not in _MOVEMENT:
                 raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
             return kind
         if phase.is_retreat:
-            if kind is Kind.MOVE:
+            if kind is OrderKind.MOVE:
                 self.note(Note.READ_AS_RETREAT)
-                return Kind.RETREAT
-            if kind is Kind.REMOVE:
-                return Kind.DISBAND
-            if kind not in (Kind.RETREAT, Kind.DISBAND):
+                return OrderKind.RETREAT
+            if kind is OrderKind.REMOVE:
+                return OrderKind.DISBAND
+            if kind not in (OrderKind.RETREAT, OrderKind.DISBAND):
                 raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
             return kind
-        if kind is Kind.BARE:
+        if kind is OrderKind.BARE:
             self.note(Note.READ_AS_BUILD)
-            return Kind.BUILD
-        if kind is Kind.DISBAND:
-            return Kind.REMOVE
-        if kind not in (Kind.BUILD, Kind.REMOVE, Kind.WAIVE):
+            return OrderKind.BUILD
+        if kind is OrderKind.DISBAND:
+            return OrderKind.REMOVE
+        if kind not in (OrderKind.BUILD, OrderKind.REMOVE, OrderKind.WAIVE):
             raise ParseFailure(ParseError.WRONG_PHASE, phase=str(phase))
         return kind
 
     # --- the ordered unit --------------------------------------------------------------
-    def own_unit(self, kind: Kind) -> tuple[UnitType, str]:
+    def own_unit(self, kind: OrderKind) -> tuple[UnitType, str]:
         place = self.d.place
         assert place is not None
         pos = self.ctx.position
@@ -95,7 +95,7 @@ class _Completer(SupportReading):
         self.check_stand(unit_type, place)
         return unit_type, self.fleet_location(unit_type, place)
 
-    def infer_type(self, kind: Kind) -> UnitType:
+    def infer_type(self, kind: OrderKind) -> UnitType:
         """Army or fleet, from the map alone, when the order leaves no doubt."""
         d, board = self.d, self.board
         assert d.place is not None
@@ -104,12 +104,12 @@ class _Completer(SupportReading):
             return F
         if here.kind == "land":
             return A
-        if kind is Kind.CONVOY:
+        if kind is OrderKind.CONVOY:
             return F
         reach: str | None = None
-        if kind in (Kind.MOVE, Kind.RETREAT) and d.target is not None:
+        if kind in (OrderKind.MOVE, OrderKind.RETREAT) and d.target is not None:
             reach = d.target.province
-        elif kind is Kind.SUPPORT and d.other is not None:
+        elif kind is OrderKind.SUPPORT and d.other is not None:
             reach = d.target.province if d.target else d.other.province
         if reach is not None and reach in board.provinces:
             implied = self.type_towards(d.place, reach)
@@ -119,20 +119,20 @@ class _Completer(SupportReading):
 
     def complete(self) -> Order:
         kind = self.kind()
-        if kind is Kind.WAIVE:
+        if kind is OrderKind.WAIVE:
             return Waive()
-        if kind is Kind.BUILD:
+        if kind is OrderKind.BUILD:
             return self.build()
         unit_type, location = self.own_unit(kind)
-        if kind is Kind.HOLD:
+        if kind is OrderKind.HOLD:
             return Hold(unit_type, location)
-        if kind in (Kind.DISBAND, Kind.REMOVE):
+        if kind in (OrderKind.DISBAND, OrderKind.REMOVE):
             return Disband(unit_type, location)
-        if kind is Kind.MOVE:
+        if kind is OrderKind.MOVE:
             return self.move(unit_type, location)
-        if kind is Kind.RETREAT:
+        if kind is OrderKind.RETREAT:
             return self.retreat(unit_type, location)
-        if kind is Kind.SUPPORT:
+        if kind is OrderKind.SUPPORT:
             return self.support(unit_type, location)
         return self.convoy(unit_type, location)
 

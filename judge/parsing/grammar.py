@@ -23,7 +23,7 @@ from judge.parsing.lexicon import (
 from judge.parsing.text import IGNORED_PUNCTUATION, SEPARATORS
 
 
-class Kind(StrEnum):
+class OrderKind(StrEnum):
     HOLD = "hold"
     MOVE = "move"
     SUPPORT = "support"
@@ -48,7 +48,7 @@ class Place:
 
 @dataclass
 class Draft:
-    kind: Kind
+    kind: OrderKind
     unit_type: UnitType | None = None
     place: Place | None = None
     other_type: UnitType | None = None  # the supported or convoyed unit
@@ -303,7 +303,7 @@ class _Reader:
             unit_type = self.unit_type()
             place = self.place()
             if self.at_end() or self.peek() == "(":
-                return Draft(Kind.REMOVE, unit_type, place)
+                return Draft(OrderKind.REMOVE, unit_type, place)
             self.i = start + 1  # "- A Par - Bur": a list dash before a whole order
             return None
         else:
@@ -311,8 +311,8 @@ class _Reader:
             if word is None:
                 return None
             if word == "waive":
-                return Draft(Kind.WAIVE)
-            kind = {"build": Kind.BUILD, "remove": Kind.REMOVE, "disband": Kind.DISBAND}[word]
+                return Draft(OrderKind.WAIVE)
+            kind = {"build": OrderKind.BUILD, "remove": OrderKind.REMOVE, "disband": OrderKind.DISBAND}[word]
         self.skip_fillers()
         unit_type = self.unit_type()
         return Draft(kind, unit_type, self.place())
@@ -326,7 +326,7 @@ class _Reader:
         unit_type = self.unit_type()
         self.take(_POWER)
         place = self.place()
-        draft = Draft(Kind.BARE, unit_type, place)
+        draft = Draft(OrderKind.BARE, unit_type, place)
         if self.at_end():
             return draft
         word = self.take(_ORDER)
@@ -335,22 +335,22 @@ class _Reader:
                 return draft
             # "A Par Bur": a move written without its sign
             if self.lex.match(self.tokens, self.i, _PROVINCE):
-                draft.kind, draft.target = Kind.MOVE, self.place()
+                draft.kind, draft.target = OrderKind.MOVE, self.place()
                 return draft
             raise ParseFailure(ParseError.UNRECOGNISED_ORDER, word=self.unknown_words())
         if word == "hold":
-            draft.kind = Kind.HOLD
+            draft.kind = OrderKind.HOLD
         elif word == "move":
-            draft.kind, draft.target = Kind.MOVE, self.place()
+            draft.kind, draft.target = OrderKind.MOVE, self.place()
         elif word == "support":
-            draft.kind = Kind.SUPPORT
+            draft.kind = OrderKind.SUPPORT
             draft.other_type, draft.other = self.foreign_unit()
             if self.take(_HOLD):
                 draft.hold_word = True
             elif self.take(_MOVE) or self.lex.match(self.tokens, self.i, _PROVINCE):
                 draft.target = self.place()
         elif word == "convoy":
-            draft.kind = Kind.CONVOY
+            draft.kind = OrderKind.CONVOY
             draft.other_type, draft.other = self.foreign_unit()
             if not self.take(_MOVE) and not self.lex.match(self.tokens, self.i, _PROVINCE):
                 if self.lex.match(self.tokens, self.i, frozenset({"support"})):
@@ -358,20 +358,20 @@ class _Reader:
                 raise ParseFailure(ParseError.INCOMPLETE_ORDER)
             draft.target = self.place()
         elif word == "retreat":
-            draft.kind, draft.target = Kind.RETREAT, self.place()
+            draft.kind, draft.target = OrderKind.RETREAT, self.place()
         elif word == "disband":
-            draft.kind = Kind.DISBAND
+            draft.kind = OrderKind.DISBAND
         elif word == "build":
-            draft.kind = Kind.BUILD
+            draft.kind = OrderKind.BUILD
         elif word == "remove":
-            draft.kind = Kind.REMOVE
+            draft.kind = OrderKind.REMOVE
         else:
             raise ParseFailure(ParseError.UNRECOGNISED_ORDER, word=self.rest())
         return draft
 
     def trailing(self, draft: Draft) -> None:
         while not self.at_end():
-            if draft.kind is Kind.MOVE and self.take(_VIA):
+            if draft.kind is OrderKind.MOVE and self.take(_VIA):
                 draft.via = True
                 continue
             if self.peek() == "(":

@@ -15,7 +15,7 @@ from judge.adjudicator.orders import UnitType
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.parsing.errors import Note, ParseError, ParseFailure
-from judge.parsing.grammar import Draft, Kind, Place
+from judge.parsing.grammar import Draft, OrderKind, Place
 
 A, F = UnitType.ARMY, UnitType.FLEET
 
@@ -31,7 +31,7 @@ class Context:
     coast_required: bool = False
     # what the other orders of the same batch say: province -> unit type / order kind
     known_types: dict[str, UnitType] = field(default_factory=dict)
-    batch_kinds: dict[str, Kind] = field(default_factory=dict)
+    batch_kinds: dict[str, OrderKind] = field(default_factory=dict)
     moving_into: set[str] = field(default_factory=set)
 
 

@@ -27,7 +27,7 @@ from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.parsing.completion import complete
 from judge.parsing.errors import Note, ParseError, ParseFailure
-from judge.parsing.grammar import Draft, Kind, power_header, read, split_orders, unglue
+from judge.parsing.grammar import Draft, OrderKind, power_header, read, split_orders, unglue
 from judge.parsing.lexicon import lexicon
 from judge.parsing.messages import describe, render
 from judge.parsing.reading import Context
@@ -162,9 +162,9 @@ def parse_orders(
                 if draft is not None:
                     draft.label = draft.label or label
                     if (
-                        draft.kind is Kind.BARE
+                        draft.kind is OrderKind.BARE
                         and previous
-                        and previous.kind in (Kind.BUILD, Kind.REMOVE)
+                        and previous.kind in (OrderKind.BUILD, OrderKind.REMOVE)
                     ):
                         draft.kind = previous.kind  # "builds F Kie and A Mun"
                     item.power = draft.label
@@ -234,10 +234,10 @@ def _context(
             ctx.known_types.setdefault(province, draft.unit_type)
         if draft.other is not None and draft.other_type is not None:
             ctx.known_types.setdefault(draft.other.province, draft.other_type)
-        if draft.kind is Kind.CONVOY and draft.other is not None:
+        if draft.kind is OrderKind.CONVOY and draft.other is not None:
             ctx.known_types.setdefault(draft.other.province, UnitType.ARMY)
         ctx.batch_kinds[province] = draft.kind
-        if draft.kind is Kind.MOVE and draft.target is not None:
+        if draft.kind is OrderKind.MOVE and draft.target is not None:
             ctx.moving_into.add(draft.target.province)
     return ctx
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, UnitType
 from judge.parsing.errors import Note, ParseError, ParseFailure
-from judge.parsing.grammar import Kind
+from judge.parsing.grammar import OrderKind
 from judge.parsing.reading import A, F, UnitReading
 
 
@@ -23,7 +23,7 @@ class SupportReading(UnitReading):
             if unit is None:
                 error = (
                     ParseError.NO_UNIT_TO_CONVOY
-                    if d.kind is Kind.CONVOY
+                    if d.kind is OrderKind.CONVOY
                     else ParseError.NO_UNIT_TO_SUPPORT
                 )
                 raise ParseFailure(error, province=d.other.province)
@@ -94,9 +94,9 @@ class SupportReading(UnitReading):
     def settle_bare_support(self, other: str) -> None:
         """A support that says neither "holds" nor where the unit goes (seed 002's house rule)."""
         kind = self.ctx.batch_kinds.get(other)
-        if kind is Kind.MOVE:
+        if kind is OrderKind.MOVE:
             raise ParseFailure(ParseError.SUPPORT_HOLD_OF_MOVING_UNIT, province=other)
-        if kind in (Kind.HOLD, Kind.SUPPORT, Kind.CONVOY) and other not in self.ctx.moving_into:
+        if kind in (OrderKind.HOLD, OrderKind.SUPPORT, OrderKind.CONVOY) and other not in self.ctx.moving_into:
             self.note(Note.READ_AS_SUPPORT_HOLD, province=other)
             return
         raise ParseFailure(ParseError.SUPPORT_AMBIGUOUS, province=other)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
-class Lot:
+class Drawing:
     """One drawing: ``prize`` went to ``winner`` among ``contenders`` (sorted)."""
 
     prize: str  # a power (preference ties) or a player (plain lot: the player draws a power)
@@ -26,11 +26,11 @@ class Lot:
 @dataclass(frozen=True, slots=True)
 class Assignment:
     powers: dict[str, str]  # player -> power
-    lots: tuple[Lot, ...]
+    lots: tuple[Drawing, ...]
 
 
 class Chooser(Protocol):
-    lots: list[Lot]  # every drawing made so far, in order
+    lots: list[Drawing]  # every drawing made so far, in order
 
     def choose(self, prize: str, contenders: tuple[str, ...]) -> str: ...
 
@@ -40,11 +40,11 @@ class RandomChooser:
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        self.lots: list[Lot] = []
+        self.lots: list[Drawing] = []
 
     def choose(self, prize: str, contenders: tuple[str, ...]) -> str:
         winner = self._rng.choice(contenders)
-        self.lots.append(Lot(prize, contenders, winner))
+        self.lots.append(Drawing(prize, contenders, winner))
         return winner
 
 
@@ -55,9 +55,9 @@ class RecordMismatch(ValueError):
 class RecordedChooser:
     """Replays a record, checking each drawing is the one the record holds."""
 
-    def __init__(self, lots: Sequence[Lot]) -> None:
+    def __init__(self, lots: Sequence[Drawing]) -> None:
         self._lots = list(lots)
-        self.lots: list[Lot] = []
+        self.lots: list[Drawing] = []
 
     def choose(self, prize: str, contenders: tuple[str, ...]) -> str:
         if not self._lots:
@@ -142,7 +142,7 @@ def assign_by_preference(
 
 
 def replay_preference(
-    preferences: Mapping[str, Sequence[str]], lots: Sequence[Lot], powers: Sequence[str]
+    preferences: Mapping[str, Sequence[str]], lots: Sequence[Drawing], powers: Sequence[str]
 ) -> Assignment:
     """Audit: the assignment the record gives; RecordMismatch if the record does not fit."""
     chooser = RecordedChooser(lots)
@@ -153,7 +153,7 @@ def replay_preference(
 
 
 def replay_lot(
-    players: Sequence[str], lots: Sequence[Lot], powers: Sequence[str]
+    players: Sequence[str], lots: Sequence[Drawing], powers: Sequence[str]
 ) -> Assignment:
     chooser = RecordedChooser(lots)
     assignment = assign_by_lot(players, chooser, powers)

@@ -45,6 +45,7 @@ class CommandRefusal(StrEnum):
     CONFIRM_NEEDS_PASSWORD = "confirm_needs_password"
     CONFIRM_STALE = "confirm_stale"
     SIGNON_LOCKED = "signon_locked"
+    ADDRESS_NOT_CONFIRMED = "address_not_confirmed"
     PASSWORD_ALREADY_TRIED = "password_already_tried"
     LINES_NOT_READ = "lines_not_read"
     TOO_MANY = "too_many"

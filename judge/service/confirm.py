@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from judge.service.uow import MailContext
+from judge.service.uow import IncomingMail, MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
 
@@ -42,21 +42,25 @@ SUBJECT = "confirm {token}"
 
 
 @dataclass(frozen=True)
-class Answer:
+class ConfirmationAnswer:
     token: str
     password: str | None  # REPLACE: the password the new player chose
     line_no: int | None  # the body line that carried it (None: the subject)
 
 
-def find_answer(ctx: MailContext) -> Answer | None:
+def find_answer(ctx: MailContext) -> ConfirmationAnswer | None:
     """The token this mail answers, from a ``CONFIRM`` line or else the subject."""
-    for no, line in enumerate(ctx.mail.lines, start=1):
+    return find_answer_in(ctx.mail)
+
+
+def find_answer_in(mail: IncomingMail) -> ConfirmationAnswer | None:
+    for no, line in enumerate(mail.lines, start=1):
         match = ANSWER.match(line.strip())
         if match:
-            return Answer(match.group(1).lower(), match.group(2), no)
-    match = ANSWER.search(ctx.mail.subject or "")
+            return ConfirmationAnswer(match.group(1).lower(), match.group(2), no)
+    match = ANSWER.search(mail.subject or "")
     if match:
-        return Answer(match.group(1).lower(), None, None)
+        return ConfirmationAnswer(match.group(1).lower(), None, None)
     return None
 
 

@@ -19,10 +19,10 @@ The command language is ``judge.parsing.commands``; the handlers are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from judge.service.commands import prepare_passwords, run
+from judge.service.caller import Prepared
+from judge.service.commands import mail_secrets, prepare_mail, reply_language_of, run
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 
@@ -31,8 +31,18 @@ def dispatch(ctx: MailContext) -> None:
     run(ctx)
 
 
-def prepare(session: Any, mails: Sequence[IncomingMail], settings: Settings,
-            ) -> dict[tuple[str, str], bool]:
-    """Check the sign-on passwords of ``mails`` before their transaction writes anything
-    (read-only); ``dispatch`` then finds the answers in ``MailContext.verified``."""
-    return prepare_passwords(session, mails, settings)
+def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+    """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
+    session before its write transaction; ``dispatch`` then finds the results in
+    ``MailContext.prepared``."""
+    return prepare_mail(session, mail, settings)
+
+
+def reply_language(session: Any, mail: IncomingMail) -> str:
+    """The language to answer ``mail`` in when its handling could not say (it failed)."""
+    return reply_language_of(session, mail)
+
+
+def secrets(mail: IncomingMail, settings: Settings) -> set[str]:
+    """The passwords ``dispatch`` will find in ``mail`` (its raw copy is masked of them)."""
+    return mail_secrets(mail, settings)

@@ -20,10 +20,12 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from judge.runner import Runner
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
+from judge.service.caller import Prepared
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
@@ -32,8 +34,10 @@ from judge.storage import Database
 from judge.storage.mailrepo import (
     claim_new_inbound,
     finish_inbound,
+    inbound_rows,
     insert_outbound,
     mark_inbound,
+    peek_new_inbound,
     requeue_failed,
     set_inbound_raw,
 )
@@ -50,6 +54,9 @@ Dispatcher = Callable[[MailContext], None]
 # at most this many waiting mails are handled in one transaction, for at most this long
 DRAIN_BATCH = 16
 BATCH_SECONDS = 0.25
+# ... and prepared (decoded, scrypt, orders read) for at most this long before it begins:
+# outside the write lock, but the batch's first replies wait for it
+PREPARE_SECONDS = 1.0
 SWEEP_SECONDS = 600.0
 
 
@@ -111,8 +118,26 @@ def process_batch(
     has run for ``BATCH_SECONDS``: those stay new.
     """
     dispatcher = dispatcher or dispatch_module.dispatch
+    # decode every mail, check its passwords and make its hashes (scrypt), read its orders
+    # in a read-only transaction BEFORE the write transaction: on SQLite the write lock is
+    # process-wide, and the slow part of a hostile mail must not run while it is held
+    mails: dict[int, IncomingMail] = {}
+    prepared: dict[int, Prepared] = {}
+    premasked: dict[int, tuple[frozenset[str], bytes]] = {}
+    started = time.monotonic()
+    with db.reading() as reader:
+        for row in peek_new_inbound(reader, limit, only_id=only_id):
+            if mails and (stopping() or time.monotonic() - started > PREPARE_SECONDS):
+                break
+            mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
+                                   settings)
+            prepared[row.id] = dispatch_module.prepare(reader, mails[row.id], settings)
+            # the raw copy masked of its passwords (the masking decodes it again)
+            found = dispatch_module.secrets(mails[row.id], settings)
+            if found:
+                premasked[row.id] = (frozenset(found), _masked(row, found, decode, settings))
     with db.session() as session:
-        rows = claim_new_inbound(session, limit, only_id=only_id)
+        rows = claim_new_inbound(session, max(1, len(mails)), only_id=only_id)
         if claimed is not None:
             claimed.extend(row.id for row in rows)
         outbox: list[OutboundMail] = []
@@ -120,24 +145,28 @@ def process_batch(
         reply_counts: dict[str, int] = {}
         results: list[tuple[int, str, datetime, str | None, str | None]] = []
         started = time.monotonic()
-        # decode every mail and check its passwords (scrypt) before the first write, so
-        # the slow part of a hostile mail never runs while the database's write lock is held
-        mails = [decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
-                 for row in rows]
-        verified = dispatch_module.prepare(session, mails, settings)
-        for row, mail in zip(rows, mails, strict=True):
-            if results and (stopping() or time.monotonic() - started > BATCH_SECONDS):
-                break
+        for row in rows:
+            if results and (stopping() or time.monotonic() - started > BATCH_SECONDS
+                            or row.id not in mails):
+                break  # left new for the next round (which prepares it first)
+            # the first mail may not have been peeked (another drain took the peeked one):
+            # it is decoded here, and what it needs done under the write transaction,
+            # within the same limits
+            mail = mails.get(row.id) or decode(row.raw, row.envelope_from, row.size,
+                                               row.oversized, settings)
             when = now()
             if row.envelope_to:
                 mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
-                              verified=verified)
+                              prepared=prepared.get(row.id))
             note = handle(ctx, dispatcher)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
             if ctx.secrets and not ctx.held:
-                masked.append((row.id, _masked(row, ctx.secrets, decode, settings)))
+                done_ahead = premasked.get(row.id)
+                masked.append((row.id, done_ahead[1] if done_ahead is not None
+                               and done_ahead[0] == frozenset(ctx.secrets)
+                               else _masked(row, ctx.secrets, decode, settings)))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
         for inbound_id, raw in masked:
@@ -180,7 +209,50 @@ def process_one(
                   inbound_id, error)
         with db.session() as session:
             mark_inbound(session, inbound_id, "failed", now(), error=error)
+            tell_failed(session, settings, decode, inbound_id, now())
         return inbound_id
+
+
+# the one reply to a mail whose handling raised (everything it did was rolled back)
+FAILED_TEXTS = {
+    "en": "Your mail could not be handled: the judge met an error while reading it, so "
+          "nothing in it was applied. The error was logged for the judge's keeper, and the "
+          "mail is kept to be handled again once it is fixed. You may also send it again.\n",
+    "it": "Non è stato possibile trattare la tua mail: il judge ha incontrato un errore "
+          "leggendola, quindi niente di quanto contiene è stato applicato. L'errore è stato "
+          "registrato per chi gestisce il judge e la mail è conservata per essere trattata di "
+          "nuovo una volta corretto l'errore. Puoi anche rimandarla.\n",
+    "fr": "Votre courrier n'a pas pu être traité : le juge a rencontré une erreur en le "
+          "lisant, rien de ce qu'il contient n'a donc été appliqué. L'erreur a été notée pour "
+          "le responsable du juge, et le courrier est gardé pour être traité à nouveau une "
+          "fois l'erreur corrigée. Vous pouvez aussi le renvoyer.\n",
+}
+
+
+def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: int,
+                when: datetime) -> None:
+    """Queue the one reply that says a mail could not be handled, in its sender's language,
+    in the transaction that records it failed.
+
+    Under the same rules as any reply (to the From addr-spec, under the daily cap, never to
+    automatic mail). In a savepoint: a reply that cannot be built is logged and dropped, and
+    the mail is still recorded failed."""
+    try:
+        with session.begin_nested():
+            rows = inbound_rows(session, [inbound_id])
+            if not rows:
+                return
+            row = rows[0]
+            mail = decode(row.raw, row.envelope_from, row.size, row.oversized, settings)
+            if mail.loop_reason or not mail.from_addr:
+                return
+            lang = dispatch_module.reply_language(session, mail)
+            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
+                              inbound_id=inbound_id)
+            ctx.reply(FAILED_TEXTS.get(lang, FAILED_TEXTS["en"]), lang=lang)
+    except Exception:
+        log.exception("inbound %s: the reply saying it failed could not be queued",
+                      inbound_id)
 
 
 def drain_some(

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from judge.service import header_safety
+from judge.service.caller import Prepared
 from judge.settings import Settings
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
 from judge.storage.models import OutboundMail
@@ -91,12 +92,22 @@ def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
 
 # the one notice a day that says the daily reply cap was reached (kind of its outbox row)
 CAP_NOTICE = "cap_notice"
-CAP_SUBJECT = "Reply limit reached"
-CAP_TEXT = (
-    "This judge has answered {cap} mails to this address in the last 24 hours, its daily "
-    "limit. Your later mails are still read and applied (orders are stored), but they get no "
-    "answer until the limit clears; this notice is sent once.\n"
-)
+CAP_SUBJECTS = {"en": "Reply limit reached", "it": "Limite di risposte raggiunto",
+                "fr": "Limite de réponses atteinte"}
+CAP_TEXTS = {
+    "en": "This judge has reached its daily limit of answers to this address ({cap} in 24 "
+          "hours). Your later mails are still read and applied (orders are stored), but they "
+          "get no answer until the limit clears; this notice is sent once.\n",
+    "it": "Questo judge ha raggiunto il suo limite giornaliero di risposte a questo indirizzo "
+          "({cap} in 24 ore). Le tue mail successive sono comunque lette e applicate (gli "
+          "ordini sono registrati), ma non ricevono risposta finché il limite non si libera; "
+          "questo avviso è inviato una volta sola.\n",
+    "fr": "Ce juge a atteint sa limite quotidienne de réponses à cette adresse ({cap} en 24 "
+          "heures). Vos courriers suivants sont toujours lus et appliqués (les ordres sont "
+          "enregistrés), mais ils restent sans réponse jusqu'à ce que la limite se libère ; cet "
+          "avis n'est envoyé qu'une fois.\n",
+}
+CAP_SUBJECT, CAP_TEXT = CAP_SUBJECTS["en"], CAP_TEXTS["en"]
 
 
 def new_message_id(domain: str) -> str:
@@ -124,8 +135,8 @@ class MailContext:
     # set when the mail is kept unhandled until its sender confirms the address
     held: bool = False
     drop_note: str | None = None  # why this mail got no reply, when not the daily cap
-    # (password, stored hash) -> matched, checked before the write transaction began
-    verified: dict[tuple[str, str], bool] | None = None
+    # scrypt checks and hashes, order parses done before the write transaction began
+    prepared: Prepared | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
     secrets: set[str] = field(default_factory=set)
     _notes_said: bool = False
@@ -160,7 +171,9 @@ class MailContext:
             log.warning("reply to %s dropped: over %d replies a day", to, cap)
             self.dropped.append(to)
             if not self._cap_notice_sent(to):
-                self._queue(to=to, subject=CAP_SUBJECT, body=CAP_TEXT.format(cap=cap),
+                said = lang if lang in CAP_TEXTS else "en"  # the language the reply had
+                self._queue(to=to, subject=CAP_SUBJECTS[said],
+                            body=CAP_TEXTS[said].format(cap=cap),
                             kind=CAP_NOTICE, in_reply_to=self._in_reply_to())
             return None
         notices = [] if self._notes_said else self.notices(lang)

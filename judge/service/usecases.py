@@ -8,12 +8,14 @@ phase) holds for all of them. Nothing here knows about mail: no replies, no copi
 Each function runs inside the caller's transaction (``session``: a ``judge.storage`` session),
 changes game state through the repositories of ``judge.storage`` and returns a plain result; a
 refusal raises :class:`Denied` with the :class:`~judge.service.answers.CommandRefusal` member
-that says why and the values its message needs. Time always arrives as ``now``.
+that says why and the values its message needs. Time always arrives as ``now`` (or with the
+:class:`~judge.service.caller.Caller`, which also carries who asks and what the request may
+still cost: the security limits hold here, for every client, not in the mail handlers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,12 +23,16 @@ from typing import Any
 from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
-from judge.service import games, turns
-from judge.service.answers import CommandRefusal
-from judge.service.auth import hash_password, verify_password
+from judge.service import games, lockout, turns
+from judge.service.answers import CommandRefusal, Done
+from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo
-from judge.storage.models import Account, Game, Seat
+from judge.storage.models import Game, Seat
+
+__all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
+           "join_game", "observe", "prepare_orders", "process_phase", "read_orders",
+           "set_password", "sign_on", "start_game", "submit_orders", "without_orders"]
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
@@ -34,20 +40,6 @@ Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 ORDERS_OPEN = ("active", "paused")
 # seat statuses of a player out of the game after a second ONP (seed 002): his orders are void
 EXCLUDED = ("abandoned", "sommossa")
-
-
-class Denied(Exception):  # noqa: N818  (a refusal the client reports, not a failure)
-    """A use case refused: ``reason`` says why, ``params`` fill its message.
-
-    ``about`` is the game the refusal concerns when one was found (a client answers in that
-    game's language).
-    """
-
-    def __init__(self, reason: CommandRefusal, about: Game | None = None, **params: Any) -> None:
-        super().__init__(reason.value)
-        self.reason = reason
-        self.about = about
-        self.params = params
 
 
 # ---------------------------------------------------------------- signing on
@@ -60,36 +52,85 @@ class SignedOn:
     address_of_record: str | None  # where the player (or GM) of record is written to
 
 
-def sign_on(session: Session, game_name: str, power: str, password: str) -> SignedOn:
-    """Check a power's (or, with ``power == "GM"``, the GM's) password for a game."""
+def sign_on(session: Session, caller: Caller, game_name: str, power: str,
+            password: str) -> SignedOn:
+    """Check a power's (or, with ``power == "GM"``, the GM's) password for a game.
+
+    Bounded per request: a repeated sign-on to the same seat is answered without touching the
+    database (a thousand guesses for one seat cost one look-up and one password check), and a
+    request signs on to at most ``SIGNONS_PER_REQUEST`` seats. A locked seat is refused unheard
+    unless the caller is the seat's own registered address; each request's first wrong
+    password for a seat counts towards its lockout.
+    """
+    key = (game_name.lower(), power)
+    given = caller.signons.get(key)
+    if given is not None and given != password:
+        raise Denied(CommandRefusal.PASSWORD_ALREADY_TRIED)
+    if given is None and len(caller.signons) >= SIGNONS_PER_REQUEST:
+        raise Denied(CommandRefusal.TOO_MANY, what="signons")
+    caller.signons[key] = password
     game = gamerepo.game_by_name(session, game_name)
     if game is None:
         raise Denied(CommandRefusal.NO_SUCH_GAME, game=game_name)
     if power == GM:
-        if not verify_password(password, game.password_hash):
-            raise Denied(CommandRefusal.WRONG_PASSWORD, game, game=game.name)
+        _password_ok(session, caller, game, GM, password, game.password_hash,
+                     own=game.gm_account_id == caller.account.id)
         return SignedOn(game, None, games.gm_address(session, game))
     seat = playrepo.seat_by_power(session, game.id, power)
     if seat is None or seat.account_id is None or seat.status == "vacant":
         raise Denied(CommandRefusal.POWER_NOT_IN_GAME, game, game=game.name, power=power)
-    if not verify_password(password, seat.password_hash):
-        raise Denied(CommandRefusal.WRONG_PASSWORD, game, game=game.name)
+    _password_ok(session, caller, game, seat.power, password, seat.password_hash,
+                 own=seat.account_id == caller.account.id)
     return SignedOn(game, seat, games.address_of_account(session, seat.account_id))
+
+
+def _password_ok(session: Session, caller: Caller, game: Game, power: str, password: str,
+                 stored: str, *, own: bool) -> None:
+    """The sign-on's password check (raises when refused): refused unheard while the seat is
+    locked, at most once per power per request, each failure counted towards the lockout."""
+    if not own and lockout.locked(session, caller, game, power):
+        raise Denied(CommandRefusal.SIGNON_LOCKED, game, game=game.name)
+    key = (game.id, power)
+    fresh = key not in caller.counted  # the lockout counts one try per power per request
+    caller.counted.add(key)
+    if caller.check(game, power, password, stored):
+        if fresh:
+            lockout.succeeded(session, game, power)
+        return
+    if fresh and not own:
+        lockout.failed(session, caller, game, power)
+    raise Denied(CommandRefusal.WRONG_PASSWORD, game, game=game.name)
 
 
 # ---------------------------------------------------------------- forming games
 
 
-def create_game(session: Session, gm: Account, name: str, password: str, language: str,
-                now: datetime, allowed: Collection[str] | None = None) -> Game:
-    """A new forming game with ``gm`` as its GM; ``allowed``: who may create games (None: all)."""
-    if allowed and gm.address.lower() not in (a.lower() for a in allowed):
+def _confirmed(caller: Caller, game: Game | None = None) -> None:
+    """Nothing adds an address to a game before it answered a confirmation (issue 10)."""
+    if caller.account.confirmed_at is None:
+        raise Denied(CommandRefusal.ADDRESS_NOT_CONFIRMED, game,
+                     address=caller.account.address)
+
+
+def create_game(session: Session, caller: Caller, name: str, password: str,
+                language: str) -> Game:
+    """A new forming game with the caller as its GM (one per request).
+
+    Who may create games is ``settings.create_allowed`` (empty: anyone)."""
+    allowed = caller.settings.create_allowed
+    if allowed and caller.account.address.lower() not in (a.lower() for a in allowed):
         raise Denied(CommandRefusal.CREATE_NOT_ALLOWED)
     if not games.valid_game_name(name):
         raise Denied(CommandRefusal.BAD_GAME_NAME, game=name)
     if gamerepo.game_by_name(session, name) is not None:
         raise Denied(CommandRefusal.GAME_EXISTS, game=name)
-    return games.create_game(session, name, hash_password(password), gm, language, now)
+    if caller.created:
+        raise Denied(CommandRefusal.TOO_MANY, what="games")
+    _confirmed(caller)
+    password_hash = caller.new_hash(password)
+    caller.created += 1
+    return games.create_game(session, name, password_hash, caller.account, language,
+                             caller.now)
 
 
 @dataclass(frozen=True)
@@ -104,29 +145,78 @@ class Joined:
         return self.count == self.needed
 
 
-def join_game(session: Session, player: Account, game_name: str, password: str,
-              preferences: Sequence[str], now: datetime) -> Joined:
-    """Take a seat in a forming game, with an optional list of preferred powers."""
+def join_game(session: Session, caller: Caller, game_name: str, password: str,
+              preferences: Sequence[str]) -> Joined:
+    """Take a seat in a forming game, with an optional list of preferred powers.
+
+    When the game is full the GM is told (``caller.notices``)."""
     game = gamerepo.game_by_name(session, game_name)
     if game is None:
         raise Denied(CommandRefusal.NO_SUCH_GAME, game=game_name)
     if game.status != "forming":
         raise Denied(CommandRefusal.GAME_NOT_FORMING, game, game=game.name)
+    player = caller.account
     seats = gamerepo.seats(session, game.id)
     if any(seat.account_id == player.id for seat in seats):
         raise Denied(CommandRefusal.ALREADY_IN_GAME, game, game=game.name)
     needed = games.game_variant(game).players
     if len(seats) >= needed:
         raise Denied(CommandRefusal.GAME_FULL, game, game=game.name)
+    _confirmed(caller, game)
     taken = {seat.power for seat in seats}
     placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
                        if f"{games.PLACEHOLDER}{n}" not in taken)
+    password_hash = caller.new_hash(password)
     session.add(Seat(game_id=game.id, power=placeholder, account_id=player.id,
-                     status="active", password_hash=hash_password(password),
+                     status="active", password_hash=password_hash,
                      preferences=list(preferences)))
     session.flush()
-    gamerepo.audit(session, now, "join", game_id=game.id, actor_account_id=player.id)
-    return Joined(game, len(seats) + 1, needed, games.gm_address(session, game))
+    gamerepo.audit(session, caller.now, "join", game_id=game.id, actor_account_id=player.id)
+    joined = Joined(game, len(seats) + 1, needed, games.gm_address(session, game))
+    if joined.full:
+        caller.tell(joined.gm_address, game, Done.GAME_READY, game=game.name,
+                    count=joined.count)
+    return joined
+
+
+def observe(session: Session, caller: Caller, game_name: str) -> Game:
+    """Subscribe the caller's (confirmed) address to a game's bulletins."""
+    game = gamerepo.game_by_name(session, game_name)
+    if game is None:
+        raise Denied(CommandRefusal.NO_SUCH_GAME, game=game_name)
+    _confirmed(caller, game)
+    address = caller.account.address
+    watchers = games.observers(game)
+    if address.lower() not in (w.lower() for w in watchers):
+        games.update_options(game, observers=[*watchers, address])
+    return game
+
+
+def set_password(session: Session, caller: Caller, game: Game, seat: Seat | None,
+                 password: str) -> None:
+    """A signed-on seat's (``seat`` None: the GM's) new password, within the scrypt budget."""
+    new_hash = caller.new_hash(password)
+    if seat is None:
+        game.password_hash = new_hash
+    else:
+        # a player holding several powers (seed 001) has one password for all of them
+        for row in playrepo.seats_of_account(session, seat.game_id, seat.account_id or -1):
+            row.password_hash = new_hash
+        seat.password_hash = new_hash
+    gamerepo.audit(session, caller.now, "set_password", game_id=game.id,
+                   actor_account_id=caller.account.id, power=seat.power if seat else GM)
+
+
+def start_game(session: Session, caller: Caller, game: Game) -> Game:
+    """Start a forming game (its GM signed on): powers assigned, first deadline set."""
+    if game.status != "forming":
+        raise Denied(CommandRefusal.GAME_NOT_FORMING, game, game=game.name)
+    try:
+        games.start_game(session, game, caller.now)
+    except games.StartRefused as exc:
+        raise Denied(CommandRefusal.NOT_ENOUGH_PLAYERS, game, count=int(str(exc)),
+                     needed=games.game_variant(game).players) from exc
+    return game
 
 
 # ---------------------------------------------------------------- orders and phases
@@ -145,13 +235,39 @@ class OrdersOutcome:
         return not self.stored and bool(self.report.errors)
 
 
+def orders_key(game: Game, power: str, lines: Sequence[str]) -> OrdersKey:
+    """What reading ``lines`` as ``power``'s orders depends on (a prepared parse's key)."""
+    return (game.id, game.phase, power, game.language, str(games.options(game)["rules"]),
+            tuple(lines))
+
+
+def read_orders(game: Game, power: str, lines: Sequence[str],
+                prepared: Prepared | None = None) -> tuple[ParseReport, Position]:
+    """``lines`` read as ``power``'s orders against the current position (prepared ahead
+    when ``prepared`` holds this very parse)."""
+    key = orders_key(game, power, lines)
+    if prepared is not None and key in prepared.orders:
+        return prepared.orders[key]
+    position = games.load_position(game)
+    return parse_orders(list(lines), game.language, position=position, power=power,
+                        rules=key[4]), position
+
+
+def prepare_orders(prepared: Prepared, game: Game, power: str, lines: Sequence[str]) -> None:
+    """Parse ahead (read-only, before the write transaction) what ``submit_orders`` will."""
+    key = orders_key(game, power, lines)
+    if key not in prepared.orders:
+        prepared.orders[key] = read_orders(game, power, lines)
+
+
 def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str], now: datetime,
-                  *, by_account_id: int | None, previous: Sequence[str] | None = None
-                  ) -> OrdersOutcome:
+                  *, by_account_id: int | None, previous: Sequence[str] | None = None,
+                  prepared: Prepared | None = None) -> OrdersOutcome:
     """Read ``lines`` as ``power``'s whole set for the current phase and store what stands.
 
     Nothing is stored when every line was refused, or when the set equals ``previous`` (what
     the same client stored last): a set that changed nothing makes no new version.
+    ``prepared``: parses done before the write transaction (see ``prepare_orders``).
     """
     if game.status not in ORDERS_OPEN:
         raise Denied(CommandRefusal.NO_ORDERS_ACCEPTED, game, game=game.name, status=game.status)
@@ -159,9 +275,7 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
     if seat is not None and seat.status in EXCLUDED:
         raise Denied(CommandRefusal.OUT_OF_GAME, game, game=game.name, power=power,
                      status=seat.status)
-    position = games.load_position(game)
-    report = parse_orders(list(lines), game.language, position=position, power=power,
-                          rules=str(games.options(game)["rules"]))
+    report, position = read_orders(game, power, lines, prepared)
     stored = [str(order) for order in report.orders]
     version = None
     if not (report.errors and not stored) and (previous is None or stored != list(previous)):

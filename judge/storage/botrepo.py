@@ -13,7 +13,7 @@ from judge.bots.council import Council
 from judge.bots.ledger import Agreement as Promise
 from judge.bots.ledger import Status
 from judge.bots.proposals import from_terms
-from judge.storage.models_bots import Agreement, BotSeat, Trust
+from judge.storage.models_bots import AgreementRecord, BotSeat, TrustRecord
 
 
 def bot_powers(session: Session, game_id: int) -> dict[str, str]:
@@ -27,13 +27,13 @@ def load_council(session: Session, game_id: int) -> Council | None:
     proposed anything (players' agreements are kept in the ledger too)."""
     seats = list(session.scalars(select(BotSeat).where(BotSeat.game_id == game_id)))
     if not seats and session.scalar(
-            select(Agreement.id).where(Agreement.game_id == game_id).limit(1)) is None:
+            select(AgreementRecord.id).where(AgreementRecord.game_id == game_id).limit(1)) is None:
         return None
     council = Council({s.power: s.personality for s in seats})
     for seat in seats:
         council.announced |= {(seat.power, leader) for leader in seat.announced}
     rows = session.scalars(
-        select(Agreement).where(Agreement.game_id == game_id).order_by(Agreement.number)
+        select(AgreementRecord).where(AgreementRecord.game_id == game_id).order_by(AgreementRecord.number)
     )
     for row in rows:
         council.agreements.append(
@@ -46,7 +46,7 @@ def load_council(session: Session, game_id: int) -> Council | None:
                 row.evidence,
             )
         )
-    for t in session.scalars(select(Trust).where(Trust.game_id == game_id)):
+    for t in session.scalars(select(TrustRecord).where(TrustRecord.game_id == game_id)):
         council.trust.values[(t.holder, t.other)] = t.value
         if t.betrayals:
             council.trust.betrayals[(t.holder, t.other)] = t.betrayals
@@ -64,12 +64,12 @@ def save_council(session: Session, game_id: int, council: Council) -> None:
         seat.personality = name
         seat.announced = sorted(leader for who, leader in council.announced if who == power)
     stored = {
-        a.number: a for a in session.scalars(select(Agreement).where(Agreement.game_id == game_id))
+        a.number: a for a in session.scalars(select(AgreementRecord).where(AgreementRecord.game_id == game_id))
     }
     for promise in council.agreements:
         row = stored.get(promise.number)
         if row is None:
-            row = Agreement(
+            row = AgreementRecord(
                 game_id=game_id,
                 number=promise.number,
                 proposer=promise.proposal.proposer,
@@ -85,12 +85,12 @@ def save_council(session: Session, game_id: int, council: Council) -> None:
         row.evidence = promise.evidence
     levels = {
         (t.holder, t.other): t
-        for t in session.scalars(select(Trust).where(Trust.game_id == game_id))
+        for t in session.scalars(select(TrustRecord).where(TrustRecord.game_id == game_id))
     }
     for (holder, other), value in sorted(council.trust.values.items()):
         level = levels.get((holder, other))
         if level is None:
-            level = Trust(game_id=game_id, holder=holder, other=other)
+            level = TrustRecord(game_id=game_id, holder=holder, other=other)
             session.add(level)
         level.value = value
         level.betrayals = council.trust.betrayals.get((holder, other), 0)

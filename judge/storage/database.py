@@ -82,6 +82,9 @@ class Database:
             event.listen(self.engine, "connect", _no_pysqlite_begin)
             event.listen(self.engine, "begin", _sqlite_begin_immediate)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # the same pool; the begin listener sees the option and begins DEFERRED
+        self._readers = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}),
+                                     expire_on_commit=False)
         # SQLite has one writer at a time and its busy handler waits by sleeping in growing
         # steps; queueing this process's transactions on a lock hands over at once instead.
         self._sqlite_lock = threading.RLock() if self.is_sqlite else None
@@ -103,6 +106,21 @@ class Database:
                 raise
             finally:
                 session.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A read-only transaction that never waits for, nor holds, the write lock.
+
+        On SQLite (WAL) it begins DEFERRED, outside this process's writer lock: slow work
+        done while reading (scrypt checks, order parsing) delays no writer. Anything it
+        flushes is rolled back: reads only.
+        """
+        session = self._readers()
+        try:
+            yield session
+        finally:
+            session.rollback()
+            session.close()
 
     def migrate(self, revision: str = "head") -> None:
         """Bring the schema to ``revision`` (creating a fresh database)."""
@@ -149,8 +167,14 @@ def _no_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.isolation_level = None
 
 
+# execution option of the connections of ``Database.reading``
+READ_ONLY = "judge_read_only"
+
+
 def _sqlite_begin_immediate(conn: Any) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # a reader takes no write lock: in WAL mode it neither waits for nor blocks the writer
+    read_only = conn.get_execution_options().get(READ_ONLY, False)
+    conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def alembic_config(connection: Any = None) -> Any:

@@ -152,15 +152,16 @@ _STORED_KEYS = select(_INBOUND.c.message_id, _INBOUND.c.body_sha256).where(
     tuple_(_INBOUND.c.message_id, _INBOUND.c.body_sha256).in_(bindparam("keys", expanding=True))
 )
 _INSERT_INBOUND = insert(_INBOUND)
-_CLAIM = (
+_PEEK = (
     select(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.size,
            _INBOUND.c.oversized, _INBOUND.c.envelope_to)
     .where(_INBOUND.c.status == "new")
     .order_by(_INBOUND.c.id)
     .limit(bindparam("limit", type_=Integer))
-    .with_for_update(skip_locked=True)
 )
-_CLAIM_ONE = _CLAIM.where(_INBOUND.c.id == bindparam("only_id"))
+_PEEK_ONE = _PEEK.where(_INBOUND.c.id == bindparam("only_id"))
+_CLAIM = _PEEK.with_for_update(skip_locked=True)
+_CLAIM_ONE = _PEEK_ONE.with_for_update(skip_locked=True)
 
 
 def store_inbound_many(session: Session, mails: Sequence[dict[str, Any]]) -> list[bool]:
@@ -235,6 +236,21 @@ def claim_new_inbound(session: Session, limit: int, only_id: int | None = None) 
     if only_id is None:
         return list(session.execute(_CLAIM, {"limit": limit}))
     return list(session.execute(_CLAIM_ONE, {"limit": limit, "only_id": only_id}))
+
+
+def peek_new_inbound(session: Session, limit: int, only_id: int | None = None) -> list[Any]:
+    """The rows ``claim_new_inbound`` would take, read without locking anything: what a
+    drain prepares (decodes, checks passwords of) before its write transaction."""
+    if only_id is None:
+        return list(session.execute(_PEEK, {"limit": limit}))
+    return list(session.execute(_PEEK_ONE, {"limit": limit, "only_id": only_id}))
+
+
+def inbound_rows(session: Session, ids: Sequence[int]) -> list[Any]:
+    """Light rows (as ``claim_new_inbound``'s) of the inbound mails ``ids``, whatever their
+    status."""
+    query = select(*_PEEK.selected_columns).where(_INBOUND.c.id.in_(list(ids)))
+    return list(session.execute(query.order_by(_INBOUND.c.id)))
 
 
 _FINISH_INBOUND = (

@@ -1,7 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
-from judge.storage.models_bots import AGREEMENT_STATUSES, Agreement, BotSeat, Trust
+from judge.storage.models_bots import AGREEMENT_STATUSES, AgreementRecord, BotSeat, TrustRecord
 from judge.storage.models_game import (
     DEADLINE_KINDS,
     GAME_STATUSES,
@@ -40,9 +40,9 @@ __all__ = [
     "Confirmation",
     "SignonLock",
     "AGREEMENT_STATUSES",
-    "Agreement",
+    "AgreementRecord",
     "BotSeat",
-    "Trust",
+    "TrustRecord",
     "DEADLINE_KINDS",
     "GAME_STATUSES",
     "INBOUND_STATUSES",

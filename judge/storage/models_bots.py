@@ -29,7 +29,7 @@ class BotSeat(Base):
     announced: Mapped[list[Any]] = mapped_column(JSON, default=list)  # leaders it denounced
 
 
-class Agreement(Base):
+class AgreementRecord(Base):
     __tablename__ = "agreement"
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
@@ -46,7 +46,7 @@ class Agreement(Base):
     evidence: Mapped[str | None] = mapped_column(String(64))
 
 
-class Trust(Base):
+class TrustRecord(Base):
     __tablename__ = "trust"
     __table_args__ = (UniqueConstraint("game_id", "holder", "other"),)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge.cli import main
-from judge.demo.game import run_demo
+from judge.demo.walkthrough import run_demo
 
 pytestmark = pytest.mark.slow
 

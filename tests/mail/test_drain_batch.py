@@ -94,6 +94,12 @@ def replies_by_mail(db: Database, kind: str | None = None) -> Counter[str]:
                        if kind is None or r.kind == kind)
 
 
+def outbound_to(db: Database, message_id: str) -> list:
+    """The outbox rows answering the mail ``message_id``."""
+    with db.session() as s:
+        return [r for r in list_outbound(s, limit=1000) if r.in_reply_to == message_id]
+
+
 def statuses(db: Database) -> dict[str, str]:
     with db.session() as s:
         return {r.message_id: r.status for r in list_inbound(s)}
@@ -135,15 +141,17 @@ async def test_failing_mail_in_a_batch_is_the_only_one_failed(
     assert all(rows[mid].error is None for mid in ids if mid != bad)
     # the ones before the failing mail ran twice (the first run rolled back), those after once
     assert [rec.calls[mid] for mid in ids] == [2, 2, 2, 2, 1, 1]
-    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids if mid != bad})
+    # one reply each: the failed mail's says it could not be handled
+    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
+    assert [r.body for r in outbound_to(db, bad)] == [inbox.FAILED_TEXTS["en"]]
     # exactly one reply each reaches the relay
     sender = OutboxRunner(db, settings)
     try:
-        assert await sender.send_due() == 5
+        assert await sender.send_due() == 6
     finally:
         await sender.close()
     got = Counter(m.message["In-Reply-To"] for m in relay.messages)
-    assert got == Counter({mid: 1 for mid in ids if mid != bad})
+    assert got == Counter({mid: 1 for mid in ids})
     # `judge retry-failed` re-runs it (the bug fixed)
     monkeypatch.setenv("JUDGE_DATABASE_URL", settings.database_url)
     monkeypatch.setenv("JUDGE_ADDRESS", settings.address)
@@ -152,7 +160,7 @@ async def test_failing_mail_in_a_batch_is_the_only_one_failed(
     out = capsys.readouterr().out
     assert f"{rows[bad].id}: done" in out
     assert statuses(db) == {mid: "done" for mid in ids}
-    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
+    assert replies_by_mail(db) == Counter({mid: 2 if mid == bad else 1 for mid in ids})
 
 
 @BOTH
@@ -170,7 +178,8 @@ def test_database_level_failure_in_the_batch_is_isolated(db: CountingDb,
     rec = Recorder(after=sql_error)
     assert len(drain(db, settings, rec)) == 4
     assert statuses(db) == {mid: ("failed" if mid == ids[1] else "done") for mid in ids}
-    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids if mid != ids[1]})
+    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
+    assert [r.body for r in outbound_to(db, ids[1])] == [inbox.FAILED_TEXTS["en"]]
 
 
 @BOTH
@@ -179,7 +188,9 @@ def test_every_mail_of_a_batch_failing(db: CountingDb, settings: Settings) -> No
     rec = Recorder(bad=set(ids))
     assert len(drain(db, settings, rec)) == 3
     assert set(statuses(db).values()) == {"failed"}
-    assert replies_by_mail(db) == Counter()
+    # each sender is told once that its mail could not be handled
+    assert replies_by_mail(db, kind="reply") == Counter({mid: 1 for mid in ids})
+    assert {r.body for mid in ids for r in outbound_to(db, mid)} == {inbox.FAILED_TEXTS["en"]}
 
 
 @BOTH
@@ -272,4 +283,5 @@ def test_stop_request_while_redoing_a_failed_batch(db: CountingDb, settings: Set
     stop["now"] = False
     drain(db, settings, Recorder(bad={ids[5]}))
     assert statuses(db) == {mid: ("failed" if mid == ids[5] else "done") for mid in ids}
-    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids[:5]})
+    # the failed one's reply says it could not be handled
+    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})

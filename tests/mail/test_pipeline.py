@@ -173,9 +173,18 @@ async def test_daily_reply_cap(settings, relay: CapturingRelay) -> None:
         await judge.stop()
 
 
-async def test_failing_handler_is_kept_and_retried(
-    judge: RunningJudge, relay: CapturingRelay, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+@pytest.mark.parametrize(("body", "said"), [
+    ("HELP\n", "Your mail could not be handled"),
+    ("AIUTO\n", "Non è stato possibile trattare la tua mail"),
+])
+async def test_failing_handler_is_answered_once_kept_and_retried(
+    judge: RunningJudge, relay: CapturingRelay, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    body: str, said: str,
 ) -> None:
+    """A mail whose handler raises: everything it did is rolled back, the mail is kept as
+    failed with the reason (the traceback, also logged), and its sender gets ONE reply, in the mail's language,
+    saying it could not be handled."""
     from judge.service import dispatch as dispatch_module
 
     real = dispatch_module.dispatch
@@ -185,16 +194,20 @@ async def test_failing_handler_is_kept_and_retried(
         raise RuntimeError("handler bug")
 
     monkeypatch.setattr(dispatch_module, "dispatch", broken)
-    assert await _deliver(judge.lmtp_port, make_mail("HELP\n")) == 250
+    assert await _deliver(judge.lmtp_port, make_mail(body)) == 250
     rows = await _wait_handled(judge, 1)
     assert rows[0].status == "failed" and "RuntimeError: handler bug" in rows[0].error
+    [told] = await _wait_replies(relay, 1)
+    text = told.message.get_payload(decode=True).decode()
+    assert said in text and "rolled back" not in text
+    assert told.message["To"] == "player@example.org"
     with judge.db.session() as s:
-        assert list_outbound(s) == []
+        assert [r.kind for r in list_outbound(s)] == ["reply"]
     monkeypatch.setattr(dispatch_module, "dispatch", real)
     assert inbox.retry_failed(judge.db) == [rows[0].id]
     judge.ctx.wake_inbox()
-    [reply] = await _wait_replies(relay, 1)
-    assert "Commands understood" in reply.message.get_payload(decode=True).decode()
+    replies = await _wait_replies(relay, 2)
+    assert len(replies) == 2
     rows = await _wait_handled(judge, 1)
     assert rows[0].status == "done" and rows[0].error is None
 

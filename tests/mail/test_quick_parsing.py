@@ -148,3 +148,48 @@ def test_quick_message_id_matches_the_email_package(raw: bytes, fast: bool) -> N
     assert (quick is not None) == fast
     if quick is not None:
         assert quick == slow_message_id(raw)
+
+
+class _Accept:
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        return "250 OK"
+
+
+@pytest.mark.parametrize("path", ["<a@b.example>", '<"john doe"@example.org>'])
+def test_aiosmtpd_still_reads_mail_and_rcpt_paths_through_getaddr(
+        path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The override only works while aiosmtpd's MAIL and RCPT read their path through the
+    private ``_getaddr``: a real session over a socket, which fails when a release of
+    aiosmtpd (pinned below 1.5 for this) reads paths another way."""
+    import smtplib
+
+    from aiosmtpd.controller import Controller
+
+    from tests.mail.peers import free_port
+
+    seen: list[str] = []
+    original = QuickSMTP._getaddr
+
+    def spy(self: QuickSMTP, arg: str) -> tuple[str | None, str | None]:
+        seen.append(arg)
+        return original(self, arg)
+
+    monkeypatch.setattr(QuickSMTP, "_getaddr", spy)
+
+    class Quick(Controller):
+        def factory(self) -> QuickSMTP:
+            return QuickSMTP(self.handler)
+
+    port = free_port()
+    controller = Quick(_Accept(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            code, _ = client.ehlo("client.example")
+            assert code == 250
+            assert client.docmd("MAIL", f"FROM:{path}")[0] == 250
+            assert client.docmd("RCPT", f"TO:{path}")[0] == 250
+            client.rset()
+    finally:
+        controller.stop()
+    assert [arg.strip() for arg in seen] == [path, path]

@@ -31,13 +31,18 @@ def _enqueue(db: Database, settings: Settings, to: str = "p@example.org", **kw) 
 
 
 async def _send_until(sender: OutboxRunner, db: Database, done: set[str], rounds: int = 60) -> list:
-    for _ in range(rounds):
-        await sender.send_due()
-        with db.session() as s:
-            rows = list_outbound(s)
-        if all(r.status in done for r in rows):
-            return rows
-        await asyncio.sleep(0.1)
+    """Run ``sender`` until every row's status is in ``done``; its connection is closed
+    after (a kept SMTP connection left to the garbage collector is a ResourceWarning)."""
+    try:
+        for _ in range(rounds):
+            await sender.send_due()
+            with db.session() as s:
+                rows = list_outbound(s)
+            if all(r.status in done for r in rows):
+                return rows
+            await asyncio.sleep(0.1)
+    finally:
+        await sender.close()
     raise AssertionError(f"outbox did not settle: {[(r.status, r.tries) for r in rows]}")
 
 
@@ -77,7 +82,10 @@ async def test_unreachable_relay_backs_off_then_delivers(settings: Settings,
     _enqueue(db, settings)
     down = replace(settings, smtp_port=free_port())
     sender = OutboxRunner(db, down)
-    await sender.send_due()
+    try:
+        await sender.send_due()
+    finally:
+        await sender.close()
     with db.session() as s:
         [row] = list_outbound(s)
     assert row.status == "pending" and row.tries == 1

@@ -83,7 +83,11 @@ async def test_sender_over_tls(settings: Settings, tls_relay, certificate) -> No
     db.migrate()
     with db.session() as s:
         enqueue_outbound(s, outbound_row(tls_settings, datetime.now(UTC), to="p@example.org", subject="tls", body="hi"))
-    assert await OutboxRunner(db, tls_settings).send_due() == 1
+    runner = OutboxRunner(db, tls_settings)
+    try:
+        assert await runner.send_due() == 1
+    finally:
+        await runner.close()
     with db.session() as s:
         assert [r.status for r in list_outbound(s)] == ["sent"]
     assert len(handler.messages) == 1
@@ -104,7 +108,11 @@ async def test_untrusted_certificate_is_retried_not_sent(settings: Settings,
         db.migrate()
         with db.session() as s:
             enqueue_outbound(s, outbound_row(tls_settings, datetime.now(UTC), to="p@example.org", subject="tls", body="hi"))
-        assert await OutboxRunner(db, tls_settings).send_due() == 0
+        runner = OutboxRunner(db, tls_settings)
+        try:
+            assert await runner.send_due() == 0
+        finally:
+            await runner.close()
         with db.session() as s:
             [row] = list_outbound(s)
         assert row.status == "pending" and row.tries == 1 and handler.messages == []

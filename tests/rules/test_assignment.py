@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from judge.adjudicator.catalog import variant
 from judge.rules.assignment import (
-    Lot,
+    Drawing,
     RandomChooser,
     RecordMismatch,
     assign_by_lot,
@@ -60,7 +60,7 @@ def test_replay_reproduces_and_a_forged_record_is_caught() -> None:
     assignment = assign_by_preference(prefs, RandomChooser(random.Random(11)), POWERS)
     assert replay_preference(prefs, assignment.lots, POWERS) == assignment
     forged = list(assignment.lots)
-    forged[0] = Lot(forged[0].prize, forged[0].contenders, "mallory")
+    forged[0] = Drawing(forged[0].prize, forged[0].contenders, "mallory")
     with pytest.raises(RecordMismatch):
         replay_preference(prefs, forged, POWERS)
     with pytest.raises(RecordMismatch):

@@ -15,8 +15,9 @@ from sqlalchemy import delete, select
 from judge.service import computer, turns
 from judge.storage import Database, gamerepo, playrepo
 from judge.storage.models import OrderSet, Press, Turn
-from judge.storage.models_bots import Agreement, BotSeat
-from judge.storage.models_bots import Trust as TrustRow
+from judge.storage.models_bots import AgreementRecord as Agreement
+from judge.storage.models_bots import BotSeat
+from judge.storage.models_bots import TrustRecord as TrustRow
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
 from tests.service.test_commands_golden import check_golden
 

@@ -6,7 +6,7 @@ import dataclasses
 from datetime import timedelta
 
 from judge.adjudicator.geography import POWERS
-from judge.rules.assignment import Lot, replay_lot
+from judge.rules.assignment import Drawing, replay_lot
 from judge.storage import Database, gamerepo
 from judge.storage.models import Turn
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
@@ -61,7 +61,7 @@ def test_join_start_assigns_every_power_and_records_the_draw(db: Database) -> No
     seats = h.seats("alpha")
     assert sorted(seats) == sorted(POWERS)
     record = game.options["assignment_record"]
-    lots = [Lot(lot["prize"], tuple(lot["contenders"]), lot["winner"]) for lot in record["lots"]]
+    lots = [Drawing(lot["prize"], tuple(lot["contenders"]), lot["winner"]) for lot in record["lots"]]
     assert replay_lot(list(record["players"]), lots, POWERS).powers == record["powers"]
     assert "not taking players" in h.reply(PLAYERS[0], "JOIN alpha late")
     assert all(any(m.to == p and "You play" in m.body for m in h.outbox) for p in PLAYERS)

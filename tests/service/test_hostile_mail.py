@@ -4,13 +4,16 @@ tried and what the judge must (not) do."""
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 
-from judge.service import commands as commands_module
-from judge.service import inbox
-from judge.service.commands import session as session_module
+from judge.service import auth, inbox, usecases
+from judge.service import caller as caller_module
 from judge.storage import Database, gamerepo
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
 from tests.service.hostile import JUDGE, Judge, raw_mail
@@ -111,14 +114,14 @@ def test_a_thousand_wrong_passwords_cost_one_check(db: Database,
     h = Harness(db)
     h.started_game("alpha")
     checks: list[str] = []
-    real = session_module.verify_password
+    real = caller_module.verify_password
 
     def counting(password: str, stored: str) -> bool:
         checks.append(password)
         return real(password, stored)
 
-    monkeypatch.setattr(session_module, "verify_password", counting)
-    monkeypatch.setattr(commands_module, "verify_password", counting)
+    # every check, prepared before the write transaction or made in it, is the caller's
+    monkeypatch.setattr(caller_module, "verify_password", counting)
     j = Judge.on(db)
     body = "".join(f"SIGNON FRANCE alpha wrong{i}\n" for i in range(1000))
     sent = j.send(STRANGER, body)
@@ -128,6 +131,77 @@ def test_a_thousand_wrong_passwords_cost_one_check(db: Database,
     assert "only one password per power is tried" in reply
     assert "the 500 line(s) after them were not" in reply
     assert "wrong1" not in reply and "wrong0" not in reply
+
+
+def test_no_scrypt_and_no_order_reading_inside_the_write_transaction(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slow part of a mail (password checks and hashes, reading its orders) is done in a
+    read-only transaction before the drain's write transaction: on SQLite the write lock is
+    process-wide, so work done under it would delay every other mail's reply."""
+    h = Harness(db)
+    players = h.started_game("alpha")
+    france = players["FRANCE"]
+    writing = []  # one flag per open write transaction
+    opened = db.session
+
+    @contextmanager
+    def write_transaction() -> Iterator[object]:
+        writing.append(True)
+        try:
+            with opened() as session:
+                yield session
+        finally:
+            writing.pop()
+
+    monkeypatch.setattr(db, "session", write_transaction)
+    done: list[tuple[str, bool]] = []  # (what must hold, whether it did)
+    real_scrypt = hashlib.scrypt
+
+    class Hashlib:
+        @staticmethod
+        def scrypt(*args: object, **kw: object) -> bytes:
+            done.append(("scrypt outside the write transaction", not writing))
+            if db.is_sqlite:
+                done.append(("sqlite write lock free", _sqlite_writable(db)))
+            return real_scrypt(*args, **kw)  # type: ignore[arg-type]
+
+    real_parse = usecases.parse_orders
+
+    def parse(*args: object, **kw: object) -> object:
+        done.append(("orders read outside the write transaction", not writing))
+        return real_parse(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(auth, "hashlib", Hashlib)
+    monkeypatch.setattr(usecases, "parse_orders", parse)
+    j = Judge.on(db)
+    body = (f"SIGNON ITALY alpha wrong\nSIGNON FRANCE alpha {password_of(france)}\n"
+            "A PAR - BUR\nSTATUS\nA MAR - SPA\nF BRE - MAO\nSET PASSWORD brand-new\n")
+    reply = next(m.body for m in j.send(france, body) if m.to == france)
+    assert "Wrong password" in reply and "Signed on as France" in reply
+    assert "A MAR - SPA" in reply and "password for game alpha is changed" in reply
+    # (what was checked, whether it held) at each scrypt and each reading of orders
+    assert {what for what, _ in done} >= {"scrypt outside the write transaction",
+                                          "orders read outside the write transaction"}
+    assert [what for what, held in done if not held] == []
+    with db.reading() as s:
+        game = gamerepo.game_by_name(s, "alpha")
+        assert game is not None
+        stored = gamerepo.current_orders(s, game.id, game.phase, "FRANCE")
+        assert stored is not None and stored.orders == ["A PAR - BUR", "A MAR - SPA",
+                                                         "F BRE - MAO"]
+
+
+def _sqlite_writable(db: Database) -> bool:
+    """Whether another connection could begin writing at once (nobody holds the lock)."""
+    other = sqlite3.connect(str(db.url.database), timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        other.close()
 
 
 def test_repeated_wrong_passwords_lock_the_seat_and_tell_the_gm_once(db: Database) -> None:

@@ -13,7 +13,7 @@ from judge.bots.ledger import Status, Verdict, apply_verdicts
 from judge.bots.proposals import Kind, Proposal
 from judge.storage import Database
 from judge.storage.botrepo import load_council, save_council
-from judge.storage.models import Agreement, Game
+from judge.storage.models import AgreementRecord, Game
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -48,7 +48,7 @@ def test_council_round_trip_and_update(db: Database) -> None:
     with db.session() as s:
         again = load_council(s, game_id)
         assert again is not None and again.to_json() == loaded.to_json()
-        row = s.scalar(select(Agreement).where(Agreement.game_id == game_id, Agreement.number == 1))
+        row = s.scalar(select(AgreementRecord).where(AgreementRecord.game_id == game_id, AgreementRecord.number == 1))
         assert row is not None and (row.status, row.broken_by, row.evidence) == (
             "broken",
             "FRANCE",

@@ -7,11 +7,11 @@ GM may use a player command as GM) is its row in ``judge.parsing.command_table``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from judge.parsing.command_table import spec
 from judge.parsing.commands import (
+    GM,
     Command,
     Malformed,
     NotUnderstood,
@@ -23,22 +23,23 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
-from judge.service import computer, confirm, press
+from judge.service import computer, confirm, press, usecases
 from judge.service.answers import CommandRefusal
-from judge.service.auth import verify_password
-from judge.service.commands import (  # noqa: F401
+from judge.service.caller import HASHES_PER_REQUEST, Prepared
+from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
     gm,
     guard,
     negotiation,
     order_commands,
     player,
+    reply_text,
 )
 from judge.service.commands.registry import BINDINGS
-from judge.service.commands.session import HASHES_PER_MAIL, KEPT_WORDS, MASKED, MailSession
+from judge.service.commands.session import KEPT_WORDS, MASKED, READS_PER_MAIL, MailSession
+from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
-from judge.storage import playrepo
 
 
 def read_lines(lines: tuple[str, ...] | list[str], cap: int) -> tuple[list[str], int]:
@@ -55,28 +56,93 @@ def read_lines(lines: tuple[str, ...] | list[str], cap: int) -> tuple[list[str],
     return kept, 0
 
 
-def prepare_passwords(session: Any, mails: Sequence[IncomingMail], settings: Settings,
-                      ) -> dict[tuple[str, str], bool]:
-    """(password, stored hash) -> matched for the first SIGNON of each power in each mail
-    (the only ones ``MailSession.check`` may try), read-only."""
-    verified: dict[tuple[str, str], bool] = {}
-    for mail in mails:
-        if mail.loop_reason or mail.oversized or not mail.from_addr:
+def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+    """The slow work one mail's handling will ask for, done ahead in a read-only session.
+
+    scrypt: the first SIGNON of each power (the only check ``Caller.check`` may make for it),
+    the new passwords of CREATE, JOIN, SET PASSWORD and of a REPLACE's confirmation, within
+    the mail's budget. Orders: each set of order lines a verified signon will store, at the
+    points the handlers store it (a command that reads the orders, the next sign-on, the end
+    of the mail). What differs at handling time is simply done then.
+    """
+    prepared = Prepared()
+    store = Store(session)
+    if mail.loop_reason or mail.oversized or not mail.from_addr:
+        return prepared
+    lines, _ = read_lines(mail.lines, settings.max_command_lines)
+    parsed = parse_mail(lines)
+    budget = HASHES_PER_REQUEST
+    answer = confirm.find_answer_in(mail)
+    if answer is not None and answer.password:
+        prepared.hash(answer.password)
+        budget -= 1
+    checked: set[tuple[str, str]] = set()
+    acting: tuple[Any, str] | None = None  # the verified signon's game and power
+    kept: list[str] = []  # its lines stored so far (a mail's lines are ONE set)
+    pending: list[str] = []
+    reads = READS_PER_MAIL
+    signed_on = False
+
+    def flush() -> None:
+        nonlocal pending
+        if acting is not None and pending:
+            kept.extend(pending)
+            usecases.prepare_orders(prepared, acting[0], acting[1], kept)
+        pending = []
+
+    for item in parsed.items:
+        if isinstance(item, OrderLine):
+            pending.append(item.text)
             continue
-        lines, _ = read_lines(mail.lines, settings.max_command_lines)
-        seen: set[tuple[str, str]] = set()
-        for cmd in parse_mail(lines).commands():
-            if cmd.verb is not Verb.SIGNON or not cmd.game or len(seen) >= HASHES_PER_MAIL:
+        if not isinstance(item, Command):
+            continue
+        binding = BINDINGS.get(item.verb)
+        if binding is not None and binding.reads_orders and reads > 0:
+            reads -= 1
+            flush()
+            if item.verb is Verb.CLEAR:
+                kept = []
+            elif item.verb is Verb.FOR and acting is not None and item.power:
+                usecases.prepare_orders(prepared, acting[0], item.power, list(item.body))
+        if item.verb in (Verb.SIGNON, Verb.CREATE, Verb.BECOME):
+            flush()
+            acting, kept = None, []
+        if item.verb is Verb.SIGNON and item.game and budget > 0:
+            key = (item.game.lower(), item.power or "")
+            if key in checked:
                 continue
-            key = (cmd.game.lower(), cmd.power or "")
-            if key in seen:
+            checked.add(key)
+            stored = store.stored_hash(item.game, item.power or "")
+            if not stored:
                 continue
-            seen.add(key)
-            stored = playrepo.stored_hash(session, cmd.game, cmd.power or "")
-            if stored and (cmd.password or "", stored) not in verified:
-                verified[(cmd.password or "", stored)] = verify_password(cmd.password or "",
-                                                                         stored)
-    return verified
+            budget -= 1
+            prepared.verify(item.password or "", stored)
+            if prepared.verified[(item.password or "", stored)]:
+                signed_on = True
+                game = store.game_by_name(item.game)
+                if game is not None and game.position and item.power != GM:
+                    acting = (game, item.power or "")
+        elif item.verb in (Verb.CREATE, Verb.JOIN) and item.password and budget > 0:
+            budget -= 1
+            prepared.hash(item.password)
+        elif item.verb is Verb.SET_PASSWORD and item.value and signed_on and budget > 0:
+            budget -= 1
+            prepared.hash(item.value)
+    flush()
+    return prepared
+
+
+def reply_language_of(session: Any, mail: IncomingMail) -> str:
+    """The language of the mail's first keyword, else its sender's, else English."""
+    try:
+        lines, _ = read_lines(mail.lines, 50)
+        lang = parse_mail(lines).lang
+    except Exception:  # the mail whose handling failed may be the one the parser fails on
+        lang = None
+    if lang is None:
+        account = Store(session).account_by_address(mail.from_addr)
+        lang = account.language if account is not None else None
+    return reply_text.check_lang(lang)
 
 
 PASSWORD_VERBS = frozenset({Verb.SIGNON, Verb.JOIN, Verb.CREATE, Verb.SET_PASSWORD})
@@ -94,6 +160,16 @@ def secrets_of(parsed: ParsedMail) -> set[str]:
             verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
             if verb in KEPT_WORDS:
                 found.update(item.text.split()[KEPT_WORDS[verb]:])
+    return found
+
+
+def mail_secrets(mail: IncomingMail, settings: Settings) -> set[str]:
+    """The passwords ``run`` will find in ``mail`` (to mask its stored raw copy)."""
+    lines, _ = read_lines(mail.lines, settings.max_command_lines)
+    found = secrets_of(parse_mail(lines))
+    answer = confirm.find_answer_in(mail)
+    if answer is not None and answer.password:
+        found.add(answer.password)
     return found
 
 

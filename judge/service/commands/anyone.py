@@ -6,17 +6,12 @@ from typing import Any
 
 from judge.adjudicator.phase import Phase
 from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
-from judge.parsing.commands import GM, LANGS, Command, Verb
-from judge.service import computer, games
+from judge.parsing.commands import LANGS, Command, Verb
+from judge.service import computer, games, usecases
 from judge.service.answers import CommandRefusal, Done
-from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
-from judge.storage import gamerepo, playrepo
-from judge.storage.models import Game, Seat
-
-# different seats one mail may sign on to (a GM with BECOME needs one; a club secretary a few)
-SIGNONS_PER_MAIL = 10
+from judge.storage.models import Game
 
 
 def help_groups(lang: str) -> list[dict[str, Any]]:
@@ -36,7 +31,7 @@ def help_command(s: MailSession, cmd: Command) -> None:
 
 
 def _game(s: MailSession, name: str | None) -> Game | None:
-    game = gamerepo.game_by_name(s.session, name or "")
+    game = s.store.game_by_name(name or "")
     if game is None:
         s.say(CommandRefusal.NO_SUCH_GAME, game=name or "")
         return None
@@ -50,7 +45,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     rows = []
     for seat in games.assigned_seats(s.session, game):
         # during a phase anyone may see WHO has sent orders (njudge, DPjudge), never what
-        on_file = (gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+        on_file = (s.store.current_orders(game.id, game.phase, seat.power)
                    if playing else None)
         rows.append({
             "power": seat.power,
@@ -67,7 +62,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
 
 def _players(s: MailSession, game: Game) -> int:
     """People in the game: seed 001's fewer-player games give one person several seat rows."""
-    rows = gamerepo.seats(s.session, game.id)
+    rows = s.store.seats(game.id)
     return len({r.account_id for r in rows if r.account_id is not None}
                | {-r.id for r in rows if r.account_id is None})
 
@@ -91,7 +86,7 @@ def list_command(s: MailSession, cmd: Command) -> None:
         return
     rows = [{"game": g.name, "status": g.status, "phase": g.phase, "language": g.language,
              "joined": _players(s, g), "needed": games.game_variant(g).players}
-            for g in playrepo.games_with_status(s.session, ("forming", "active", "paused"))]
+            for g in s.store.games_with_status(("forming", "active", "paused"))]
     s.say(Done.GAME_LIST, games=rows)
 
 
@@ -119,7 +114,7 @@ def history_command(s: MailSession, cmd: Command) -> None:
         ends = cmd.value.split("..")
         first, last = Phase.parse(ends[0]), Phase.parse(ends[-1])
     turns = []
-    for turn in gamerepo.turns(s.session, game.id):
+    for turn in s.store.turns(game.id):
         phase = Phase.parse(turn.phase)
         if (first and phase < first) or (last and phase > last):
             continue
@@ -136,7 +131,7 @@ def summary_command(s: MailSession, cmd: Command) -> None:
     if game is None:
         return
     history = []
-    for turn in gamerepo.turns(s.session, game.id):
+    for turn in s.store.turns(game.id):
         after = turn.position_after or {}
         centres = {p: len(cs) for p, cs in (after.get("centers") or {}).items()}
         history.append({"phase": turn.phase, "centres": centres})
@@ -145,153 +140,64 @@ def summary_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.OBSERVE)
 def observe_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s, cmd.game)
-    if game is None:
+    try:
+        game = usecases.observe(s.session, s.caller, cmd.game or "")
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    address = s.account.address
-    watchers = games.observers(game)
-    if address.lower() not in (w.lower() for w in watchers):
-        games.update_options(game, observers=[*watchers, address])
+    s.touch(game)
     s.say(Done.OBSERVING, game=game.name)
 
 
 @handles(Verb.CREATE)
 def create_command(s: MailSession, cmd: Command) -> None:
-    allowed = s.settings.create_allowed
-    if allowed and s.account.address.lower() not in (a.lower() for a in allowed):
-        s.say(CommandRefusal.CREATE_NOT_ALLOWED)
+    try:
+        game = usecases.create_game(s.session, s.caller, cmd.game or "", cmd.password or "",
+                                    cmd.lang)
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    name = cmd.game or ""
-    if not games.valid_game_name(name):
-        s.say(CommandRefusal.BAD_GAME_NAME, game=name)
-        return
-    if gamerepo.game_by_name(s.session, name) is not None:
-        s.say(CommandRefusal.GAME_EXISTS, game=name)
-        return
-    if s.creating is not None:
-        s.say(CommandRefusal.TOO_MANY, what="games")  # one CREATE per mail
-        return
-    password_hash = s.hash(cmd.password or "")
-    if password_hash is None:
-        return
-    game = games.create_game(s.session, name, password_hash, s.account, cmd.lang, s.now)
     s.close_actor()
     s.creating = game
     s.actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
     s.touch(game)
-    s.say(Done.CREATED, game=name)
+    s.say(Done.CREATED, game=game.name)
 
 
 @handles(Verb.JOIN)
 def join_command(s: MailSession, cmd: Command) -> None:
-    game = _game(s, cmd.game)
-    if game is None:
+    try:
+        joined = usecases.join_game(s.session, s.caller, cmd.game or "", cmd.password or "",
+                                    cmd.powers)
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    if game.status != "forming":
-        s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
-        return
-    seats = gamerepo.seats(s.session, game.id)
-    if any(seat.account_id == s.account.id for seat in seats):
-        s.say(CommandRefusal.ALREADY_IN_GAME, game=game.name)
-        return
-    needed = games.game_variant(game).players
-    if len(seats) >= needed:
-        s.say(CommandRefusal.GAME_FULL, game=game.name)
-        return
-    taken = {seat.power for seat in seats}
-    placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
-                       if f"{games.PLACEHOLDER}{n}" not in taken)
-    password_hash = s.hash(cmd.password or "")
-    if password_hash is None:
-        return
-    s.session.add(Seat(game_id=game.id, power=placeholder, account_id=s.account.id,
-                       status="active", password_hash=password_hash,
-                       preferences=list(cmd.powers)))
-    s.session.flush()
-    count = len(seats) + 1
-    gamerepo.audit(s.session, s.now, "join", game_id=game.id, actor_account_id=s.account.id)
-    s.say(Done.JOINED, game=game.name, count=count, needed=needed,
+    s.touch(joined.game)
+    s.say(Done.JOINED, game=joined.game.name, count=joined.count, needed=joined.needed,
           preferences=list(cmd.powers))
-    gm_address = games.gm_address(s.session, game)
-    if count == needed and gm_address:
-        s.notify(gm_address, game, Done.GAME_READY, game=game.name, count=count)
+    s.deliver()  # the GM told the game is full
 
 
 @handles(Verb.SIGNON)
 def signon_command(s: MailSession, cmd: Command) -> None:
     s.close_actor()
-    # repeated sign-ons are answered without touching the database: a mail of a thousand
-    # guesses for one seat costs one look-up and one password check
-    key = ((cmd.game or "").lower(), cmd.power or "")
-    given = s.signons.get(key)
-    if given is not None and given != (cmd.password or ""):
+    try:
+        signed = usecases.sign_on(s.session, s.caller, cmd.game or "", cmd.power or "",
+                                  cmd.password or "")
+    except usecases.Denied as denied:
         s.auth_failed = True
-        s.say(CommandRefusal.PASSWORD_ALREADY_TRIED)
+        s.refused(denied)
         return
-    if given is None and len(s.signons) >= SIGNONS_PER_MAIL:
-        s.auth_failed = True
-        s.say(CommandRefusal.TOO_MANY, what="signons")
-        return
-    s.signons[key] = cmd.password or ""
-    game = gamerepo.game_by_name(s.session, cmd.game or "")
-    if game is None:
-        s.auth_failed = True
-        s.say(CommandRefusal.NO_SUCH_GAME, game=cmd.game or "")
-        return
-    s.touch(game)
-    sender = s.account.address.lower()
-    if cmd.power == GM:
-        if not _password_ok(s, game, GM, cmd.password or "", game.password_hash):
-            return
-        actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
-        record = games.gm_address(s.session, game)
-        if record and record.lower() != sender:
-            actor.copy_to.add(record)
-        s.sign_on(actor)
-        s.say(Done.SIGNED_ON_GM, game=game.name)
-        return
-    seat = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
-    if seat is None or seat.account_id is None or seat.status == "vacant":
-        s.auth_failed = True
-        s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
-        return
-    if not _password_ok(s, game, seat.power, cmd.password or "", seat.password_hash):
-        return
-    actor = Actor(game=game, seat=seat, gm=False, first_entry=len(s.entries) - 1)
-    record = games.address_of_account(s.session, seat.account_id)
-    if record and record.lower() != sender:
+    game = signed.game
+    actor = Actor(game=game, seat=signed.seat, gm=signed.seat is None,
+                  first_entry=len(s.entries) - 1)
+    # the player (or GM) of record gets a copy of what a mail from elsewhere did
+    record = signed.address_of_record
+    if record and record.lower() != s.account.address.lower():
         actor.copy_to.add(record)
     s.sign_on(actor)
-    s.say(Done.SIGNED_ON, game=game.name, power=seat.power, phase=game.phase,
-          status=game.status)
-
-
-def _password_ok(s: MailSession, game: Game, power: str, password: str, stored: str) -> bool:
-    """The sign-on's password check: refused unheard while the seat is locked, at most once
-    per power per mail, each failure counted towards the lockout."""
-    # the lock stops strangers guessing; the seat's own registered address still signs on,
-    # so a stranger's wrong guesses never lock a player out before a deadline
-    own = (game.gm_account_id if power == GM else _seat_account(s, game, power)) == s.account.id
-    if not own and guard.locked(s, game, power):
-        s.auth_failed = True
-        s.say(CommandRefusal.SIGNON_LOCKED, game=game.name)
-        return False
-    key = (game.id, power)
-    ok = s.check(game.id, power, password, stored)
-    fresh = key not in s.counted  # the lockout counts one try per power per mail
-    s.counted.add(key)
-    if ok:
-        if fresh:
-            guard.succeeded(s, game, power)
-        return True
-    s.auth_failed = True
-    if ok is False:
-        s.say(CommandRefusal.WRONG_PASSWORD, game=game.name)
-        if fresh and not own:
-            guard.failed(s, game, power)
-    return False
-
-
-def _seat_account(s: MailSession, game: Game, power: str) -> int | None:
-    seat = playrepo.seat_by_power(s.session, game.id, power)
-    return seat.account_id if seat is not None else None
+    if signed.seat is None:
+        s.say(Done.SIGNED_ON_GM, game=game.name)
+    else:
+        s.say(Done.SIGNED_ON, game=game.name, power=signed.seat.power, phase=game.phase,
+              status=game.status)

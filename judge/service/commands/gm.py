@@ -23,7 +23,6 @@ from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
 from judge.service.header_safety import addr_spec
-from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
@@ -74,17 +73,14 @@ def _show(value: object) -> str:
 @handles(Verb.START)
 def start_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
-    if game.status != "forming":
-        s.say(CommandRefusal.GAME_NOT_FORMING, game=game.name)
-        return
-    solo = computer.solo_options(game) is not None
+    # a solo game against the computer gets its computer seats before the powers are drawn
+    solo = game.status == "forming" and computer.solo_options(game) is not None
     if solo:
         computer.prepare_solo_seats(s.session, game)
     try:
-        games.start_game(s.session, game, s.now)
-    except games.StartRefused as exc:
-        s.say(CommandRefusal.NOT_ENOUGH_PLAYERS, count=int(str(exc)),
-              needed=games.game_variant(game).players)
+        game = usecases.start_game(s.session, s.caller, _game(s))
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
     if solo:
         computer.seat_solo_computers(s.session, game,
@@ -166,7 +162,7 @@ def pause_command(s: MailSession, cmd: Command) -> None:
     game.status = "paused"
     deadlines.clear(s.session, game)
     game.deadline = None
-    gamerepo.audit(s.session, s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
+    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.PAUSED, game=game.name)
     _tell_all(s, game, Done.PAUSED, game=game.name)
 
@@ -183,7 +179,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     due = s.now + max(timedelta(seconds=left), timedelta(hours=24))
     deadlines.schedule(s.session, game, game.phase, due, s.now)
     when = games.local_time(game, due)
-    gamerepo.audit(s.session, s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
+    s.store.audit(s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.RESUMED, game=game.name, deadline=when)
     _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
 
@@ -231,7 +227,7 @@ def rollback_command(s: MailSession, cmd: Command) -> None:
 
 
 def _assigned_seat(s: MailSession, game: Game, power: str | None) -> Seat | None:
-    seat = playrepo.seat_by_power(s.session, game.id, power or "")
+    seat = s.store.seat_by_power(game.id, power or "")
     if seat is None:
         s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=power)
     return seat
@@ -256,7 +252,7 @@ def replace_command(s: MailSession, cmd: Command) -> None:
         s.say(CommandRefusal.TOO_MANY, what="addresses")
         return
     s.address_changed = True
-    gamerepo.audit(s.session, s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "replace", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     guard.ask_address(s, game, seat.power, address, "replace")
 
@@ -292,7 +288,7 @@ def eject_command(s: MailSession, cmd: Command) -> None:
         return
     old = games.address_of_account(s.session, seat.account_id)
     seat.status = "vacant"
-    gamerepo.audit(s.session, s.now, "eject", game_id=game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "eject", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     s.say(Done.EJECTED, game=game.name, power=seat.power)
     if old:
@@ -370,6 +366,6 @@ def end_command(s: MailSession, cmd: Command) -> None:
                     winners=(), reason="gm", centers=counts,
                     votes=ending.revealed_votes(s.session, game))
     announce.broadcast(s.session, s.settings, s.now, game, "end", view)
-    gamerepo.audit(s.session, s.now, "game.ended", game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "game.ended", game.id, actor_account_id=s.account.id,
                    reason="gm", phase=game.phase)
     s.say(Done.ENDED, game=game.name)

@@ -1,4 +1,6 @@
-"""The mail session's guards: confirmations asked and answered, held mail, sign-on lockouts.
+"""The mail session's guards: confirmations asked and answered, held mail.
+
+Sign-on lockouts are the use cases' (``judge.service.lockout``): they hold for every client.
 
 See ``judge.service.confirm`` for why; this module applies it to one mail's commands.
 """
@@ -6,15 +8,12 @@ See ``judge.service.confirm`` for why; this module applies it to one mail's comm
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from judge.parsing.commands import GM, Verb
 from judge.service import confirm, games
 from judge.service.answers import CommandRefusal, Done
-from judge.service.auth import hash_password
 from judge.service.commands import reply_text
 from judge.service.commands.session import MailSession
-from judge.storage import gamerepo, guardrepo, playrepo
 from judge.storage.models import Confirmation, Game
 
 log = logging.getLogger(__name__)
@@ -91,12 +90,12 @@ def answer(s: MailSession) -> bool:
         return True
     if row.address.lower() == s.account.address.lower():
         s.account.confirmed_at = s.account.confirmed_at or s.now
-    game = guardrepo.game_by_id(s.session, row.game_id) if row.game_id else None
+    game = s.store.game_by_id(row.game_id) if row.game_id else None
     if game is not None:
         s.touch(game)
     if row.action == "mail":
         if row.inbound_id is not None:
-            guardrepo.requeue_held(s.session, row.inbound_id)
+            s.store.requeue_held(row.inbound_id)
         s.say(Done.CONFIRMED, action="mail", game=None, power=None)
         return True
     if game is None or not _apply(s, row, game, found.password):
@@ -107,13 +106,13 @@ def answer(s: MailSession) -> bool:
 
 
 def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) -> bool:
-    account = guardrepo.confirm_account(s.session, row.address, s.now)
+    account = s.store.confirm_account(row.address, s.now)
     if row.power == GM:
         if row.action != "address" or game.gm_account_id != row.requested_by_id:
             return False
         game.gm_account_id = account.id
     else:
-        seat = playrepo.seat_by_power(s.session, game.id, row.power or "")
+        seat = s.store.seat_by_power(game.id, row.power or "")
         if seat is None:
             return False
         if row.action == "address":
@@ -128,49 +127,11 @@ def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) 
             if old and old.lower() != account.address.lower():
                 s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
             seat.account_id = account.id
-            seat.password_hash = hash_password(password or "")
+            # the scrypt of the new password was made before the write transaction
+            seat.password_hash = s.caller.new_hash(password or "")
             seat.status = "active"
             seat.strikes = 0
             seat.wait = False
-    gamerepo.audit(s.session, s.now, f"confirmed_{row.action}", game_id=game.id,
+    s.store.audit(s.now, f"confirmed_{row.action}", game_id=game.id,
                    actor_account_id=account.id, power=row.power)
     return True
-
-
-# ------------------------------------------------------------------ sign-on lockout
-
-
-def locked(s: MailSession, game: Game, power: str) -> bool:
-    row = guardrepo.signon_lock(s.session, game.id, power)
-    return row is not None and row.locked_until is not None and row.locked_until > s.now
-
-
-def failed(s: MailSession, game: Game, power: str) -> None:
-    """Count a wrong password for the seat; at the limit lock it and tell the GM once."""
-    row = guardrepo.signon_lock_for_update(s.session, game.id, power)
-    window = timedelta(hours=s.settings.signon_lock_hours)
-    if row.first_failure_at is None or row.first_failure_at <= s.now - window:
-        row.first_failure_at = s.now
-        row.failures = 0
-        row.gm_told = False
-    row.failures += 1
-    if row.failures < s.settings.signon_failures_before_lock:
-        return
-    row.locked_until = s.now + window
-    log.warning("game %s, %s: sign-on locked after %d wrong passwords", game.name, power,
-                row.failures)
-    if not row.gm_told:
-        row.gm_told = True
-        gm = games.gm_address(s.session, game)
-        if gm:
-            s.notify(gm, game, Done.SEAT_LOCKED, game=game.name, power=power,
-                     count=row.failures, until=games.local_time(game, row.locked_until))
-
-
-def succeeded(s: MailSession, game: Game, power: str) -> None:
-    row = guardrepo.signon_lock(s.session, game.id, power)
-    if row is not None and row.failures:
-        row.failures = 0
-        row.first_failure_at = None
-        row.locked_until = None
-        row.gm_told = False

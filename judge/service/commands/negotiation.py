@@ -17,7 +17,6 @@ from judge.service import computer, games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
-from judge.storage import botrepo, playrepo
 from judge.storage.models import Game, Press
 
 OPEN = ("active", "paused")
@@ -55,8 +54,8 @@ def propose_command(s: MailSession, cmd: Command) -> None:
         s.say(CommandRefusal.BAD_PROPOSAL, problem=deal.value)
         return
     assert isinstance(deal, Proposal)
-    seat = playrepo.seat_by_power(s.session, game.id, deal.partner)
-    council = botrepo.load_council(s.session, game.id) or Council({})
+    seat = s.store.seat_by_power(game.id, deal.partner)
+    council = s.store.load_council(game.id) or Council({})
     machine = deal.partner in council.characters
     address = games.address_of_account(s.session, seat.account_id) if seat else None
     if seat is None or seat.status in ("eliminated", "vacant") or not (machine or address):
@@ -80,7 +79,7 @@ def propose_command(s: MailSession, cmd: Command) -> None:
     elif address:
         letter = Letter("proposal", sender, (deal.partner,), deal, number=agreement.number)
         s.notify(address, game, Done.NEGOTIATION, text=render_letter(letter, lang))
-    botrepo.save_council(s.session, game.id, council)
+    s.store.save_council(game.id, council)
 
 
 @handles(Verb.ACCEPT, Verb.REFUSE)
@@ -89,7 +88,7 @@ def answer_command(s: MailSession, cmd: Command) -> None:
     if ready is None:
         return
     game, power = ready
-    council = botrepo.load_council(s.session, game.id)
+    council = s.store.load_council(game.id)
     reply = ProposalAnswer(cmd.verb is Verb.ACCEPT, cmd.number)
     agreement = (council.respond(power, reply, game.phase, games.load_position(game))
                  if council is not None else None)
@@ -100,7 +99,7 @@ def answer_command(s: MailSession, cmd: Command) -> None:
     lang = game.language
     s.say(Done.PROPOSAL_ANSWERED, number=agreement.number, accepted=reply.accept,
           deal=render(deal, lang))
-    proposer = playrepo.seat_by_power(s.session, game.id, deal.proposer)
+    proposer = s.store.seat_by_power(game.id, deal.proposer)
     address = games.address_of_account(s.session, proposer.account_id) if proposer else None
     kind = "accepted" if reply.accept else "refused"
     if address:
@@ -111,4 +110,4 @@ def answer_command(s: MailSession, cmd: Command) -> None:
         computer.send_letters(s.session, game, s.now, s.settings,
                               [Letter("alliance", deal.proposer, (), deal,
                                       number=agreement.number)])
-    botrepo.save_council(s.session, game.id, council)
+    s.store.save_council(game.id, council)

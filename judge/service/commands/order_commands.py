@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from judge.adjudicator.phase import Phase
-from judge.adjudicator.position import Position
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon as parsing_lexicon
@@ -23,7 +22,6 @@ from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession, ReplyEntry
 from judge.service.usecases import EXCLUDED, ORDERS_OPEN, without_orders
-from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Vote
 
 # order refusals that suggest the line was a mistyped command rather than an order
@@ -40,13 +38,6 @@ TOLD_NOTES = frozenset({Note.REPLACED_BY_LATER, Note.SUPPORT_DOES_NOT_MATCH, Not
 _POWER_PARAMS = ("owner", "power")
 # ... and those that hold a canonical unit or order: shown in the game's notation
 _ORDER_PARAMS = ("unit", "order")
-
-
-def read_orders(game: Game, power: str, lines: list[str]) -> tuple[ParseReport, Position]:
-    position = games.load_position(game)
-    rules = str(games.options(game)["rules"])
-    return parse_orders(lines, game.language, position=position, power=power,
-                        rules=rules), position
 
 
 def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) -> list[str]:
@@ -105,7 +96,8 @@ def flush_orders(s: MailSession) -> None:
     try:
         outcome = usecases.submit_orders(s.session, game, seat.power,
                                          [line.text for line in every_line], s.now,
-                                         by_account_id=s.account.id, previous=actor.stored)
+                                         by_account_id=s.account.id, previous=actor.stored,
+                                         prepared=s.caller.prepared)
     except usecases.Denied as denied:
         s.say(denied.reason, **denied.params)
         return
@@ -125,10 +117,10 @@ def flush_orders(s: MailSession) -> None:
 def held_powers(s: MailSession, game: Game, power: str) -> list[str]:
     """The powers the signed-on player holds in ``game``: seed 001's games for two to four
     players give one person several, and one SIGNON (with any of them) orders them all."""
-    seat = playrepo.seat_by_power(s.session, game.id, power)
+    seat = s.store.seat_by_power(game.id, power)
     if seat is None or seat.account_id is None:
         return [power]
-    rows = playrepo.seats_of_account(s.session, game.id, seat.account_id)
+    rows = s.store.seats_of_account(game.id, seat.account_id)
     powers = sorted(r.power for r in rows if games.is_assigned(r) and r.status not in EXCLUDED)
     return powers if power in powers else [power]
 
@@ -193,7 +185,7 @@ def warn_unordered_units(s: MailSession) -> None:
     game, seat = actor.game, actor.seat
     if game.status not in ORDERS_OPEN or seat.status in EXCLUDED or not game.phase.endswith("M"):
         return
-    row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+    row = s.store.current_orders(game.id, game.phase, seat.power)
     if row is not None and row.orders:
         return
     missing = without_orders(games.load_position(game), seat.power, [])
@@ -230,7 +222,7 @@ def clear_command(s: MailSession, cmd: Command) -> None:
     if game.status not in ORDERS_OPEN:
         s.say(CommandRefusal.NO_ORDERS_ACCEPTED, game=game.name, status=game.status)
         return
-    gamerepo.submit_orders(s.session, game.id, game.phase, seat.power, [], s.now,
+    s.store.submit_orders(game.id, game.phase, seat.power, [], s.now,
                            submitted_by_id=s.account.id)
     s.say(Done.CLEARED, phase=game.phase)
 
@@ -244,7 +236,7 @@ def status_command(s: MailSession, cmd: Command) -> None:
     adjustment = 0
     if game.status in ("active", "paused") and game.position:
         position = games.load_position(game)
-        row = gamerepo.current_orders(s.session, game.id, game.phase, seat.power)
+        row = s.store.current_orders(game.id, game.phase, seat.power)
         orders = list(row.orders) if row else []
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
@@ -255,7 +247,7 @@ def status_command(s: MailSession, cmd: Command) -> None:
     # the writer's own secret FOR votes of this phase (seed 002): only he may see them
     votes = [{"power": v.target_power,
               "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
-             for v in playrepo.votes(s.session, game.id, kind="sommossa_order")
+             for v in s.store.votes(game.id, kind="sommossa_order")
              if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
           orders=in_notation(orders, game.language),
@@ -272,25 +264,25 @@ def for_command(s: MailSession, cmd: Command) -> None:
     if seat.status in EXCLUDED:
         s.say(CommandRefusal.OUT_OF_GAME, game=game.name, power=seat.power, status=seat.status)
         return
-    target = playrepo.seat_by_power(s.session, game.id, cmd.power)
+    target = s.store.seat_by_power(game.id, cmd.power)
     # only movement phases take the others' orders (seed 002): a retreat or adjustment of
     # a power in ONP or Sommossa follows the automatic rules
     if (game.status != "active" or target is None or target.status not in FOR_OPEN
             or target.power == seat.power or not game.phase.endswith("M")):
         s.say(CommandRefusal.FOR_NOT_OPEN, power=cmd.power)
         return
-    report, _ = read_orders(game, target.power, list(cmd.body))
+    # read before the write transaction when the drain prepared it (usecases.read_orders)
+    report, _ = usecases.read_orders(game, target.power, list(cmd.body), s.caller.prepared)
     stored = _say_report(s, report)
     if not stored and report.errors:
         # a block of refused lines must not wipe out the orders voted earlier
         s.say(CommandRefusal.NO_VALID_ORDERS)
         return
-    playrepo.delete_votes(s.session, game.id, game.phase, "sommossa_order", seat.power,
+    s.store.delete_votes(game.id, game.phase, "sommossa_order", seat.power,
                           target.power)
-    s.session.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
+    s.store.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
                        voter_power=seat.power, target_power=target.power,
                        payload={"orders": stored}, created=s.now))
-    s.session.flush()
     s.say(Done.FOR_RECORDED, power=target.power, orders=in_notation(stored, game.language))
 
 
@@ -307,13 +299,13 @@ def refuse_cc(s: MailSession) -> bool:
     for cmd in s.parsed.commands():
         if cmd.verb is not Verb.SIGNON or not cmd.game:
             continue
-        game = gamerepo.game_by_name(s.session, cmd.game)
+        game = s.store.game_by_name(cmd.game)
         if game is None:
             continue
         # nothing about the other players' addresses is looked at, let alone said, before
         # the sender proved the seat is theirs: a wrong password is answered as such
-        stored = playrepo.stored_hash(s.session, game.name, cmd.power or "")
-        if not stored or not s.check(game.id, cmd.power or "", cmd.password or "", stored):
+        stored = s.store.stored_hash(game.name, cmd.power or "")
+        if not stored or not s.check(game, cmd.power or "", cmd.password or "", stored):
             continue
         players = games.player_addresses(s.session, game)
         others = {a: p for a, p in players.items() if p != cmd.power}
@@ -328,7 +320,7 @@ def refuse_cc(s: MailSession) -> bool:
         if gm:
             s.notify(gm, game, CommandRefusal.CC_REFUSED, game=game.name, powers=hit, gm=True,
                      power=cmd.power)
-        gamerepo.audit(s.session, s.now, "cc_refused", game_id=game.id,
+        s.store.audit(s.now, "cc_refused", game_id=game.id,
                        actor_account_id=s.account.id, power=cmd.power, copied=hit)
         return True
     return False

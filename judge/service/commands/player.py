@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from judge.parsing.commands import GM, Command, Verb
 from judge.rules.lateness import AskAheadGranted, ask_ahead
-from judge.service import deadlines, games, press
+from judge.service import deadlines, games, press, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
 from judge.service.header_safety import addr_spec
-from judge.storage import gamerepo, guardrepo, playrepo
 from judge.storage.models import Game, Seat, Vote
 
 
@@ -46,19 +45,11 @@ def press_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.SET_PASSWORD)
 def password_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None
-    new_hash = s.hash(cmd.value or "")
-    if new_hash is None:
+    try:
+        usecases.set_password(s.session, s.caller, s.actor.game, s.actor.seat, cmd.value or "")
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    if s.actor.seat is None:
-        s.actor.game.password_hash = new_hash
-    else:
-        # a player holding several powers (seed 001) has one password for all of them
-        seat = s.actor.seat
-        for row in playrepo.seats_of_account(s.session, seat.game_id, seat.account_id or -1):
-            row.password_hash = new_hash
-        seat.password_hash = new_hash
-    gamerepo.audit(s.session, s.now, "set_password", game_id=s.actor.game.id,
-                   actor_account_id=s.account.id, power=s.actor.power or "GM")
     s.say(Done.PASSWORD_CHANGED, game=s.actor.game.name)
 
 
@@ -77,15 +68,15 @@ def address_command(s: MailSession, cmd: Command) -> None:
     s.address_changed = True
     game = s.actor.game
     power = s.actor.power or GM
-    if not guardrepo.is_confirmed(s.session, address):
+    if not s.store.is_confirmed(address):
         guard.ask_address(s, game, power, address, "address")
         return
-    account = gamerepo.account_for(s.session, address, s.now)
+    account = s.store.account_for(address, s.now)
     if s.actor.seat is None:
         game.gm_account_id = account.id
     else:
         s.actor.seat.account_id = account.id
-    gamerepo.audit(s.session, s.now, "set_address", game_id=game.id,
+    s.store.audit(s.now, "set_address", game_id=game.id,
                    actor_account_id=s.account.id, power=power)
     s.say(Done.ADDRESS_CHANGED, game=game.name, address=address)
     s.notify(address, game, Done.ADDRESS_CHANGED, game=game.name, address=address)
@@ -126,15 +117,14 @@ def draw_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     if not _active(s, game):
         return
-    playrepo.delete_votes(s.session, game.id, None, "draw", seat.power)
+    s.store.delete_votes(game.id, None, "draw", seat.power)
     if cmd.verb is Verb.DRAW:
-        s.session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
-                           voter_power=seat.power, target_power=None, payload={},
-                           created=s.now))
+        s.store.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
+                         voter_power=seat.power, target_power=None, payload={},
+                         created=s.now))
         s.say(Done.DRAW_VOTED, game=game.name)
     else:
         s.say(Done.DRAW_WITHDRAWN, game=game.name)
-    s.session.flush()
 
 
 @handles(Verb.CONCEDE)
@@ -142,15 +132,14 @@ def concede_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     if not _active(s, game):
         return
-    target = playrepo.seat_by_power(s.session, game.id, cmd.power or "")
+    target = s.store.seat_by_power(game.id, cmd.power or "")
     if target is None or target.power == seat.power:
         s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=cmd.power)
         return
-    playrepo.delete_votes(s.session, game.id, None, "concede", seat.power)
-    s.session.add(Vote(game_id=game.id, phase=game.phase, kind="concede",
+    s.store.delete_votes(game.id, None, "concede", seat.power)
+    s.store.add(Vote(game_id=game.id, phase=game.phase, kind="concede",
                        voter_power=seat.power, target_power=target.power, payload={},
                        created=s.now))
-    s.session.flush()
     s.say(Done.CONCEDED, game=game.name, power=target.power)
 
 
@@ -158,7 +147,7 @@ def concede_command(s: MailSession, cmd: Command) -> None:
 def resign_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     seat.status = "vacant"
-    gamerepo.audit(s.session, s.now, "resign", game_id=game.id, actor_account_id=s.account.id,
+    s.store.audit(s.now, "resign", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     s.say(Done.RESIGNED, game=game.name, power=seat.power)
     gm = games.gm_address(s.session, game)

@@ -13,16 +13,13 @@ from typing import Any
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
 from judge.service import confirm
 from judge.service.answers import CommandRefusal, Done
-from judge.service.auth import hash_password, verify_password
+from judge.service.caller import Caller, Denied, Prepared
 from judge.service.commands import reply_text
+from judge.service.store import Store
 from judge.service.uow import MailContext
-from judge.storage import gamerepo
 from judge.storage.models import Account, Game, Seat
 
 MASKED = "****"
-# password hashes (scrypt, 16 MiB each) one mail may cost: enough for CREATE, JOIN, a few
-# SIGNONs and SET PASSWORD, not for a thousand of them
-HASHES_PER_MAIL = 10
 # commands that re-read the order set (STATUS, PREVIEW, CLEAR, PROCESS) answered per mail:
 # each re-reads every order line above it, so without a bound a mail of STATUS/order pairs
 # costs the square of its length in parsing and in reply text
@@ -66,7 +63,9 @@ class MailSession:
         self.session = ctx.session
         self.now = ctx.now
         self.settings = ctx.settings
-        self.account: Account = gamerepo.account_for(ctx.session, ctx.mail.from_addr, ctx.now,
+        # the one door to storage a handler has (judge.service.store)
+        self.store = Store(ctx.session)
+        self.account: Account = self.store.account_for(ctx.mail.from_addr, ctx.now,
                                                      ctx.mail.from_name)
         self.entries: list[ReplyEntry] = []
         self.actor: Actor | None = None
@@ -78,12 +77,11 @@ class MailSession:
         self.requests = confirm.Requests(ctx, self.account.id)
         self.reply_subject: str | None = None
         self.finished = False  # set when the mail gets no reply at all
-        self.hashes_left = HASHES_PER_MAIL
         self.reads_left = READS_PER_MAIL
-        # (game id, power) -> (password given, matched): one check per power per mail
-        self.tried: dict[tuple[int, str], tuple[str, bool]] = {}
-        self.counted: set[tuple[int, str]] = set()  # tries the lockout has counted
-        self.signons: dict[tuple[str, str], str] = {}  # (game, power) -> password given
+        # who asks and what this mail may still cost: the use cases' limits (one password
+        # check per power, the scrypt budget, the sign-ons cap) hold for the whole mail
+        self.caller = Caller(self.account, ctx.now, ctx.settings,
+                             prepared=ctx.prepared or Prepared())
         self.address_changed = False
         # bounded commands of other modules: name -> how many this mail used
         self.counted_by: dict[str, int] = {}
@@ -169,35 +167,36 @@ class MailSession:
         body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
         self.ctx.reply(body, subject=self.reply_subject, lang=lang)
 
+    def deliver(self) -> None:
+        """Send the notices the use cases left for others (the GM told a seat is locked)."""
+        for notice in self.caller.take_notices():
+            self.notify(notice.to, notice.game, notice.key, **notice.params)
+
+    def refused(self, denied: Denied) -> None:
+        """Answer a use case's refusal (in the language of the game it concerned)."""
+        if denied.about is not None:
+            self.touch(denied.about)
+        self.say(denied.reason, **denied.params)
+        self.deliver()
+
     # ------------------------------------------------------------ bounded work
 
     def hash(self, password: str) -> str | None:
         """A new password's hash, or None (refusal said) when the mail's budget is spent."""
-        if self.hashes_left <= 0:
-            self.say(CommandRefusal.TOO_MANY, what="passwords")
+        try:
+            return self.caller.new_hash(password)
+        except Denied as denied:
+            self.refused(denied)
             return None
-        self.hashes_left -= 1
-        return hash_password(password)
 
-    def check(self, game_id: int, power: str, password: str, stored: str) -> bool | None:
+    def check(self, game: Game, power: str, password: str, stored: str) -> bool | None:
         """One password check per power per mail: True/False, or None (refusal said) when
         this power's password was already tried in this mail with another value."""
-        key = (game_id, power)
-        if key in self.tried:
-            given, ok = self.tried[key]
-            if given == password:
-                return ok
-            self.say(CommandRefusal.PASSWORD_ALREADY_TRIED)
+        try:
+            return self.caller.check(game, power, password, stored)
+        except Denied as denied:
+            self.say(denied.reason, **denied.params)
             return None
-        known = self.ctx.verified.get((password, stored)) if self.ctx.verified else None
-        if known is None:
-            if self.hashes_left <= 0:
-                self.say(CommandRefusal.TOO_MANY, what="passwords")
-                return None
-            self.hashes_left -= 1
-            known = verify_password(password, stored)
-        self.tried[key] = (password, known)
-        return known
 
 
 # words kept before the masking of a line the parser refused that names a password verb:

@@ -52,6 +52,7 @@ def _install(env: Environment, lang: str) -> Environment:
     env.filters["power_art"] = lambda p: power_with_article(p, lang)
     env.filters["powers_art"] = lambda ps: ", ".join(
         power_with_article(p, lang) for p in _seq(ps))
+    env.filters["join_or"] = lambda items, empty="-": ", ".join(items) if items else empty
     return env
 
 

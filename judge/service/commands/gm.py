@@ -50,15 +50,8 @@ def option_command(s: MailSession, cmd: Command) -> None:
     except games.OptionRefused as exc:
         s.say(CommandRefusal.BAD_OPTION, option=keyword, value=str(exc))
         return
-    s.say(Done.OPTION_SET, option=keyword, value=_show(cmd.setting))
-
-
-def _show(value: object) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    # the value as set; the reply's template says it in the game's language
+    s.say(Done.OPTION_SET, option=keyword, name=cmd.option, value=cmd.setting)
 
 
 @handles(Verb.START)

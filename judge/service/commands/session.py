@@ -8,6 +8,7 @@ starts with ``SIGNON`` in English to an Italian game is answered in Italian thro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
@@ -16,7 +17,7 @@ from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password, verify_password
 from judge.service.commands import reply_text
 from judge.service.uow import MailContext
-from judge.storage import gamerepo
+from judge.storage import gamerepo, playrepo
 from judge.storage.models import Account, Game, Seat
 
 MASKED = "****"
@@ -90,7 +91,14 @@ class MailSession:
     def lang(self) -> str:
         if self.lang_game is not None:
             return reply_text.check_lang(self.lang_game.language)
-        return reply_text.check_lang(self.parsed.lang or self.account.language)
+        return reply_text.check_lang(self.parsed.lang or self.account_games_language
+                                     or self.account.language)
+
+    @cached_property
+    def account_games_language(self) -> str | None:
+        # a mail naming no game and using no command word (a chatty one) is answered in the
+        # language of the writer's games, not in the judge's default
+        return playrepo.latest_game_language(self.ctx.session, self.account.id)
 
     def touch(self, game: Game) -> None:
         if self.lang_game is None:

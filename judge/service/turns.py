@@ -245,7 +245,8 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # every movement bulletin carries the map of the phase just played (issue 7)
     attachments = None
     if phase.endswith("M"):
-        attachments = [map_attachment(game.name, phase, before, record.results, after)]
+        attachments = [map_attachment(game.name, phase, before, record.results, after,
+                                      language=game.language)]
     subject, body = announce.broadcast(session, settings, now, game, "results", view,
                                        attachments=attachments)
 

@@ -87,3 +87,21 @@ def describe(order: object, lang: str) -> str:
         else:
             words.append(word)
     return " ".join(words)
+
+
+def in_notation(orders: list[str], lang: str) -> list[str]:
+    """Canonical orders with the province codes the game's players write: a French player
+    reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
+    if lang == "en":
+        return list(orders)
+    lex = lexicon(lang)
+    out = []
+    for order in orders:
+        words = []
+        for word in order.split():
+            province, slash, coast = word.partition("/")
+            if len(province) == 3 and province in lex.display:
+                province = lex.short(province).upper()
+            words.append(f"{province}{slash}{coast}")
+        out.append(" ".join(words))
+    return out

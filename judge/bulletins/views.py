@@ -203,6 +203,26 @@ def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
+def position_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
+    """Every power's units and centre count after the phase (issue 13: a player checks the
+    position in the bulletin, not by replaying the orders)."""
+    centers = _centers(record.after)
+    shown = place_abbr if lang == "fr" else place_name
+    rows = []
+    for power in POWERS:
+        units = sorted(record.after.get("units", {}).get(power, []))
+        if not units and not centers.get(power):
+            continue
+        words = []
+        for unit in units:
+            kind, loc = unit.split()
+            kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
+            words.append(f"{kind_word} {shown(loc, lang)}")
+        rows.append({"power": power_name(power, lang), "centres": len(centers.get(power, [])),
+                     "units": words})
+    return rows
+
+
 def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Builds (positive) and removals (negative) due in the adjustment phase that follows."""
     next_phase = record.after.get("phase")
@@ -261,6 +281,7 @@ def results_view(
         "dislodged": dislodged_lines(record, lang),
         "centers": center_lines(record, lang) if show_centers else [],
         "adjustments": adjustment_lines(record, lang),
+        "positions": position_lines(record, lang),
         "seats": seat_lines(seats, lang),
         "notices": notice_items(notices, game),
         "next_phase": next_phase,
@@ -302,6 +323,7 @@ def end_view(
     centers: Mapping[str, int],
     scores: Mapping[str, Any] | None = None,
     votes: Sequence[Mapping[str, Any]] = (),
+    scoring: str = "",
 ) -> dict[str, Any]:
     """The end of the game: result, final centre counts, and the secret votes made public.
 
@@ -315,6 +337,7 @@ def end_view(
         # no phase played yet (the GM ended the game early): no "after ..." to say
         "title": phase_title(phase, lang) if phase else "",
         "reason": reason,
+        "scoring": scoring,  # the game option: hundred | draw_size | sum_of_squares
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
                      "score": _score((scores or {}).get(p))} for p in POWERS],

@@ -37,7 +37,7 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return bad() if flag is None or len(rest) > 1 else replace(base, setting=flag == "true")
     if not rest:
         return Malformed(lineno, text, Verb.OPTION, Problem.MISSING_ARGUMENT)
-    if key in ("language", "press", "assignment", "rules"):
+    if key in ("language", "press", "assignment", "rules", "scoring"):
         value = value_of(key, rest[0])
         return bad() if value is None or len(rest) > 1 else replace(base, setting=value)
     if key == "timezone":

@@ -158,6 +158,7 @@ def describe_options(game: Game) -> dict[str, Any]:
         "end": opts["end"],
         "assignment": opts["assignment"],
         "rules": opts["rules"],
+        "scoring": opts["scoring"],
     }
 
 

@@ -242,11 +242,10 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     seat_rows = _seat_rows(session, game)
     view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
                         notices=notices, deadline=due_at, finished=ended is not None)
-    # every movement bulletin carries the map of the phase just played (issue 7)
-    attachments = None
-    if phase.endswith("M"):
-        attachments = [map_attachment(game.name, phase, before, record.results, after,
-                                      language=game.language)]
+    # every results bulletin carries the map of the phase just played (issue 7; retreats and
+    # adjustments too, issue 13: the retreats drawn, the builds and removals marked)
+    attachments = [map_attachment(game.name, phase, before, record.results, after,
+                                  language=game.language)]
     subject, body = announce.broadcast(session, settings, now, game, "results", view,
                                        attachments=attachments)
 

@@ -27,6 +27,8 @@ def default_game_options() -> dict[str, Any]:
         "late_max_per_turn": 3,
         "rules": "italian",
         "end": {"centres": 18},
+        # the final bulletin's scores: seed 000's 100 points, draw size or sum of squares
+        "scoring": "hundred",
         "assignment": "lot",
         "restrict_press": False,
     }

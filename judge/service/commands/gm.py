@@ -309,6 +309,7 @@ def end_command(s: MailSession, cmd: Command) -> None:
     deadlines.clear(s.session, game)
     view = end_view(announce.game_info(game, s.settings), ending.last_played(s.session, game),
                     winners=(), reason="gm", centers=counts,
+                    scores=ending.position_scores(game, counts), scoring=ending.scoring_of(game),
                     votes=ending.revealed_votes(s.session, game))
     announce.broadcast(s.session, s.settings, s.now, game, "end", view)
     gamerepo.audit(s.session, s.now, "game.ended", game.id, actor_account_id=s.account.id,

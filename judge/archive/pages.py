@@ -15,6 +15,7 @@ from judge.archive.chart import centre_chart
 from judge.bulletins import names
 from judge.i18n import N_, tr
 from judge.maps import render_svg, snapshot_from_turn
+from judge.templating import power_name
 
 # addresses never reach the archive, even inside a bulletin text (blind games, spam harvesters)
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -94,6 +95,33 @@ def outcome_words(result: str, reason: str, refusal: str, lang: str = "en") -> s
     return text
 
 
+def end_words(ended: Mapping[str, Any], lang: str = "en") -> str:
+    """How a finished game ended, as its archive page says it."""
+    reason = str(ended.get("reason", ""))
+    winners = ", ".join(power_name(p, lang) for p in ended.get("winners") or [])
+    if reason == "gm":
+        how = tr(lang, "the GM ended it")
+    elif reason == "solo":
+        how = tr(lang, "%(power)s won alone", power=winners)
+    elif reason == "last_survivor":
+        how = tr(lang, "%(power)s was the last power standing", power=winners)
+    elif reason == "concession":
+        how = tr(lang, "the other powers conceded to %(power)s", power=winners)
+    elif reason == "draw":
+        how = tr(lang, "a draw between %(powers)s", powers=winners)
+    elif reason in ("end_phase_passed", "end_date_reached"):
+        how = tr(lang, "its last phase was played (the option chosen for its end)")
+    else:
+        how = tr(lang, "the game is over")
+    at = str(ended.get("at") or "")[:10]
+    phase = str(ended.get("phase") or "")
+    if at:
+        return tr(lang, "The game ended on %(date)s, in %(phase)s: %(how)s.", date=at,
+                  phase=phase_title(phase, lang), how=how)
+    return tr(lang, "The game ended in %(phase)s: %(how)s.", phase=phase_title(phase, lang),
+              how=how)
+
+
 def redact(text: str, lang: str = "en") -> str:
     return _ADDRESS.sub(tr(lang, "[address hidden]"), text)
 
@@ -134,7 +162,7 @@ def centre_history(turns: list[Mapping[str, Any]]) -> tuple[list[str], dict[str,
 
 def _public_game(game: Mapping[str, Any]) -> dict[str, Any]:
     keys = ("name", "variant", "status", "phase", "language", "blind", "processed_phases",
-            "players")
+            "players", "ended", "revealed")
     return {k: game[k] for k in keys}
 
 

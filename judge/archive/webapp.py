@@ -70,6 +70,7 @@ def _templates(lang: str = "en") -> Environment:
     env.globals["outcome_words"] = lambda o: pages.outcome_words(o["result"], o["reason"],
                                                                  o["refusal"], lang)
     env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)
+    env.globals["end_words"] = lambda ended: pages.end_words(ended, lang)
     return env
 
 

@@ -266,8 +266,10 @@ def results_view(
     deadline: datetime | None = None,
     finished: bool = False,
     preview: bool = False,
+    immediate: bool = False,
 ) -> dict[str, Any]:
-    """Everything the results bulletin of one phase shows."""
+    """Everything the results bulletin of one phase shows; ``immediate``: nobody has orders to
+    give in the next phase, which is processed at once (no deadline to announce)."""
     lang = game.language
     phase = Phase.parse(record.phase)
     next_phase = None if finished else record.after.get("phase")
@@ -289,6 +291,7 @@ def results_view(
         "deadline": header(game, next_phase, deadline)["deadline"],
         "finished": finished,
         "preview": preview,
+        "immediate": immediate,
     }
 
 

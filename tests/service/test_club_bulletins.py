@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from judge.service.wakeups import sweep_early
 from judge.storage import Database, gamerepo
 from judge.storage.models import OutboundMail
 from tests.bulletins.test_golden import check_golden
@@ -85,3 +86,58 @@ def test_the_final_bulletin_scores_by_the_games_system(db: Database, system: str
     end = _bulletin(db, "fine della partita", players["ITALY"])
     assert heading in end.body
     check_golden(f"club_end_scores.{system}.it.txt", end.subject, end.body)
+
+
+def _edit_position(db: Database, centre_of: dict[str, str], unit_of: dict[str, str]) -> None:
+    """Give powers a centre (no unit there) and a unit more."""
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        position = dict(game.position)
+        centers = {p: list(v) for p, v in position["centers"].items()}
+        units = {p: list(v) for p, v in position["units"].items()}
+        for power, centre in centre_of.items():
+            centers[power] = sorted({*centers.get(power, []), centre})
+        for power, unit in unit_of.items():
+            units[power] = [*units.get(power, []), unit]
+        position["centers"], position["units"] = centers, units
+        game.position = position
+
+
+def _seats(db: Database, statuses: dict[str, str]) -> None:
+    """Seat statuses as the test wants them (the others' missed orders forgotten)."""
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        for seat in gamerepo.seats(s, game.id):
+            seat.status = statuses.get(seat.power, "active")
+            seat.strikes = 0
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_no_deadline_is_announced_for_a_phase_processed_at_once(db: Database, lang: str) -> None:
+    """Issue 13 point 13: a W1901A deadline mailed in the same second as the W1901A results.
+    Austria (in Sommossa) loses Trieste and owes a removal, which the judge makes;
+    Italy owes a build it cannot make (its home centres are full): nobody has anything to order
+    in W1901A, which is processed at once, so the F1901M bulletin announces no deadline."""
+    h = Harness(db)
+    players = h.started_game("club", LANGUAGE[lang], lang=lang)
+    _move_unit(db, "AUSTRIA", "F TRI", "F ADR")
+    _edit_position(db, {"ITALY": "GRE"}, {"ITALY": "A PIE"})
+    italy = players["ITALY"]
+    signon = f"{SIGNON[lang]} ITALY club {password_of(italy)}\n"
+    gm = f"{SIGNON[lang]} GM club gmpass\n"
+    h.mail(italy, signon + "A VEN H\nA ROM H\nF NAP H\nA PIE H")
+    _seats(db, {"AUSTRIA": "sommossa"})
+    h.mail(GM, gm + f"{PROCESS[lang]} S1901M")
+    _seats(db, {"AUSTRIA": "sommossa"})
+    h.mail(italy, signon + "A VEN - TRI\nA PIE - VEN\nA ROM H\nF NAP H")
+    h.mail(GM, gm + f"{PROCESS[lang]} F1901M")
+    assert h.game("club").phase == "W1901A"
+    fall = _bulletin(db, "F1901M", italy)
+    check_golden(f"club_at_once.{lang}.txt", fall.subject, fall.body)
+    said = {"it": "viene risolto subito", "en": "it is processed at once"}[lang]
+    assert said in fall.body and ":: Deadline:" not in fall.body
+    # and so it is: the scheduler's next sweep processes W1901A
+    sweep_early(db, h.settings, h.now)
+    assert h.game("club").phase == "S1902M"

@@ -11,6 +11,20 @@ from judge.adjudicator.phase import Phase
 from judge.parsing.commands_lexicon import fold, lexicon
 from judge.parsing.commands_types import Command, Malformed, Problem, Verb
 
+# the house rules' waits a GM may set by mail (README: ONP, two strikes), in hours
+DURATION_OPTIONS = frozenset({"replacement_wait", "replacement_grace", "sommossa_vote"})
+# four weeks of waiting at most: longer, and the game is as good as stopped
+MAX_DURATION_HOURS = 24 * 28
+
+
+def duration_hours(word: str) -> int | None:
+    """``72``, ``72h``: hours; ``3d``, ``3g``, ``3j``: days (English, Italian, French)."""
+    match = re.fullmatch(r"(\d{1,4})([hdgj]?)", word.lower())
+    if match is None:
+        return None
+    hours = int(match.group(1)) * (24 if match.group(2) in ("d", "g", "j") else 1)
+    return hours if 1 <= hours <= MAX_DURATION_HOURS else None
+
 
 def grey_words() -> frozenset[str]:
     return frozenset(fold(w) for w in lexicon().raw["values"]["grey"])
@@ -40,6 +54,9 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
     if key in ("language", "press", "assignment", "rules", "scoring"):
         value = value_of(key, rest[0])
         return bad() if value is None or len(rest) > 1 else replace(base, setting=value)
+    if key in DURATION_OPTIONS:
+        hours = duration_hours(rest[0]) if len(rest) == 1 else None
+        return bad() if hours is None else replace(base, setting=hours)
     if key == "timezone":
         return bad() if len(rest) > 1 else replace(base, setting=rest[0])
     if key == "variant":

@@ -115,12 +115,21 @@ def apply_option(game: Game, key: str, value: Any) -> None:
     if key == "variant":
         _set_variant(game, str(value))
         return
+    if key in DURATION_KEYS:
+        update_options(game, **{DURATION_KEYS[key]: int(value)})
+        return
     if key == "end":
         if "centres" in value and not 1 <= int(value["centres"]) <= len(game_variant(game).supply_centers):
             raise OptionRefused(str(value["centres"]))
         update_options(game, end=dict(value))
         return
     update_options(game, **{key: value})
+
+
+# option word -> the stored key judge.service.snapshot_rows reads (hours)
+DURATION_KEYS = {"replacement_wait": "replacement_wait_hours",
+                 "replacement_grace": "replacement_grace_hours",
+                 "sommossa_vote": "sommossa_resume_hours"}
 
 
 def game_variant(game: Game) -> Variant:

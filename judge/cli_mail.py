@@ -17,7 +17,11 @@ from judge.settings import Settings, load
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load(getattr(args, "config", None))
+    from judge.service.auth import configure
+
+    settings = load(getattr(args, "config", None))
+    configure(settings.password_hash_log2_n)  # the process-wide cost of new password hashes
+    return settings
 
 
 def _logging(settings: Settings) -> None:
@@ -67,16 +71,25 @@ def retry_failed(args: argparse.Namespace) -> int:
 
 def outbox(args: argparse.Namespace) -> int:
     from judge.storage import Database
-    from judge.storage.mailrepo import list_outbound
 
     settings = _settings(args)
     db = Database(settings.database_url)
-    db.migrate()
-    if args.action == "retry":
-        return _outbox_retry(db, args)
-    if args.ids or args.dead:
-        sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
-        return 2
+    try:
+        db.migrate()
+        if args.action == "retry":
+            return _outbox_retry(db, args)
+        if args.ids or args.dead:
+            sys.stderr.write("judge outbox: ids and --dead go with `judge outbox retry`\n")
+            return 2
+        return _outbox_list(db, args)
+    finally:
+        # every way out closes the pool (an open psycopg connection is a ResourceWarning)
+        db.dispose()
+
+
+def _outbox_list(db: Any, args: argparse.Namespace) -> int:
+    from judge.storage.mailrepo import list_outbound
+
     with db.session() as session:
         rows = list_outbound(session, args.status, args.limit)
         out = sys.stdout
@@ -86,7 +99,6 @@ def outbox(args: argparse.Namespace) -> int:
                       f"{row.next_attempt_at.isoformat(timespec='seconds'):25} "
                       f"{row.to_addr} / {row.subject}"
                       + (f" / {row.last_error}" if row.last_error else "") + "\n")
-    db.dispose()
     return 0
 
 
@@ -108,7 +120,6 @@ def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
     print(f"requeued {len(ids)} dead outbound mail(s): {' '.join(map(str, ids)) or '-'}")
     if missing:
         print(f"not dead (left as they are): {' '.join(map(str, missing))}")
-    db.dispose()
     return 0
 
 

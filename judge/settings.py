@@ -145,6 +145,9 @@ class Settings:
     signon_lock_hours: float = setting(24.0, "How long a locked seat stays locked.")
     raw_mail_retention_days: float = setting(
         14.0, "Raw mail is emptied this many days after it was handled (0: kept for ever).")
+    password_hash_log2_n: int = setting(
+        14, "scrypt cost of new password hashes, as log2 of n (memory 1 KiB * 2**n: 14 is 16 "
+        "MiB and ~50-150 ms). Stored hashes keep their own cost, so it can be raised any time.")
 
     @property
     def domain(self) -> str:
@@ -159,6 +162,8 @@ class Settings:
             raise ConfigError(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.max_message_bytes <= 0:
             raise ConfigError("max_message_bytes must be positive")
+        if not 10 <= self.password_hash_log2_n <= 20:
+            raise ConfigError("password_hash_log2_n must be between 10 and 20")
         for name in ("max_command_lines", "signon_failures_before_lock",
                      "confirmations_per_address_per_day", "confirmations_per_sender_per_day"):
             if getattr(self, name) < 1:

@@ -13,10 +13,23 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from judge.service.auth import configure as configure_password_cost
+
 # No timed assertions in tests (speed is measured by benchmarks/): hypothesis's per-example
 # deadline is one, and it fails at random on a loaded machine.
 hypothesis_settings.register_profile("judge", deadline=None)
 hypothesis_settings.load_profile("judge")
+
+# Passwords are hashed at the lowest cost the settings allow (2**10, not 2**14): the tests check
+# what is hashed, when and how often, not scrypt's strength, and 16 MiB hashes were half of a
+# service test's time. Judges the tests start as subprocesses read the same cost from the
+# environment; the benchmarks keep the production cost.
+TEST_HASH_LOG2_N = 10
+os.environ.setdefault("JUDGE_PASSWORD_HASH_LOG2_N", str(TEST_HASH_LOG2_N))
+configure_password_cost(TEST_HASH_LOG2_N)
+
+# the database fixtures (db, db_url, migrated databases) serve every test package
+pytest_plugins = ["tests.dbfixtures"]
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

@@ -456,7 +456,7 @@ def seats_at_address(session: Session, address: str, game_id: int | None = None
             .order_by(Game.id, Seat.power))
     if game_id is not None:
         stmt = stmt.where(Game.id == game_id)
-    return [(game, seat) for game, seat in session.execute(stmt).tuples()]
+    return [(game, seat) for game, seat in session.execute(stmt)]
 
 
 def add_mail_trouble(session: Session, *, game_id: int, power: str, address: str, kind: str,

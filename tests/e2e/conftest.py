@@ -13,7 +13,7 @@ from judge.app import AppContext, serve
 from judge.settings import Settings
 from judge.storage import Database
 from tests.e2e.table import Clock, Table
-from tests.mail.conftest import database_url, dovecot, pg_url, relay, settings  # noqa: F401
+from tests.mail.conftest import database_url, dovecot, relay, settings  # noqa: F401
 from tests.mail.peers import CapturingRelay
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

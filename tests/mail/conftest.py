@@ -13,8 +13,8 @@ import pytest
 from judge.app import AppContext, serve
 from judge.settings import Settings
 from judge.storage import Database
-from tests.conftest import POSTGRES_URL, need_service
-from tests.storage.pgdb import fresh_database, postgres_available
+from tests.conftest import need_service
+from tests.dbfixtures import PostgresState, migrated_url
 
 from .peers import CapturingRelay, Dovecot, free_port
 
@@ -40,30 +40,12 @@ def dovecot() -> Iterator[Dovecot]:
             server.stop()
 
 
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str | None]:
-    if postgres_available(POSTGRES_URL) is not None:
-        yield None
-        return
-    with fresh_database(POSTGRES_URL) as url:
-        yield url
-
-
 @pytest.fixture(params=["sqlite"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
-    """SQLite by default; tests that parametrise indirectly with "postgresql" get PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'judge.db'}"
-    if pg_url is None:
-        need_service(postgres_available(POSTGRES_URL) or "PostgreSQL unavailable")
-    from sqlalchemy import text
-
-    db = Database(pg_url)
-    with db.engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    db.dispose()
-    return str(pg_url)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path,
+                 pg_state: PostgresState | None) -> str:
+    """A migrated, empty database: SQLite by default; tests that parametrise indirectly with
+    "postgresql" get PostgreSQL. (The judge migrates at start: a no-op on these.)"""
+    return migrated_url(str(request.param), tmp_path, sqlite_template, pg_state)
 
 
 @pytest.fixture

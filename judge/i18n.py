@@ -66,6 +66,11 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention pybabel look
     return message
 
 
+def NC_(context: str, message: str) -> tuple[str, str]:  # noqa: N802 - gettext convention
+    """Mark ``message`` in ``context`` for extraction; ``trp(lang, *marked)`` shows it."""
+    return context, message
+
+
 def tr(lang: str, message: str, **params: Any) -> str:
     """``message`` in ``lang``, with ``%(name)s`` placeholders filled from ``params``."""
     text = translations(lang).gettext(message)

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pybabel extract -F babel.cfg --no-location --sort-output --omit-header \
-    -k tr:2 -k trn:2,3 -k trp:2c,3 -k N_ \
+    -k tr:2 -k trn:2,3 -k trp:2c,3 -k N_ -k NC_:1c,2 \
     -o judge/locale/judge.pot .
 for lang in en it fr; do
     po="judge/locale/$lang/LC_MESSAGES/judge.po"

@@ -20,7 +20,8 @@ from judge.i18n import LANGUAGES, placeholders, tr, translations, trn
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "judge" / "locale"
 # the keywords of scripts/catalogs.sh: tr(lang, msg), trn(lang, s, p, n), trp(lang, ctx, msg)
-KEYWORDS = {**DEFAULT_KEYWORDS, "tr": (2,), "trn": (2, 3), "trp": ((2, "c"), 3), "N_": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "tr": (2,), "trn": (2, 3), "trp": ((2, "c"), 3), "N_": None,
+            "NC_": ((1, "c"), 2)}
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 Key = tuple[str | None, str]

@@ -24,6 +24,7 @@ from judge.bulletins.names import (
     power_name,
 )
 from judge.bulletins.notation import Mark, classify, render_order
+from judge.i18n import NC_, trp
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
     return out
 
 
-_ILLEGAL = {"en": "not accepted", "it": "non accettato", "fr": "(i)"}
+_ILLEGAL = NC_("bulletin", "not accepted")  # French bulletins mark it (i), as seed 000
 
 
 def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
@@ -162,7 +163,8 @@ def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
     reason = str(bad.get("reason", ""))
     if lang == "fr":
         return f"{text} (i)" + (f" [{reason}]" if reason else "")
-    return f"{text}  (*{_ILLEGAL[lang]}: {reason}*)" if reason else f"{text}  (*{_ILLEGAL[lang]}*)"
+    said = trp(lang, *_ILLEGAL)
+    return f"{text}  (*{said}: {reason}*)" if reason else f"{text}  (*{said}*)"
 
 
 def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:

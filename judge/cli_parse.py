@@ -6,7 +6,8 @@ blank line. With ``--phase`` and ``--units`` (the JSON "units" object of ``judge
 the reader settles what the text leaves open from the position; ``--power`` also checks that the
 units are the writer's own. All lines are read as one batch, as a mail would be. ``--rules
 italian`` applies seed 002's reading rules (a fleet move without its coast holds, a support says
-whether the unit holds or moves); without it the language decides, as before.
+whether the unit holds or moves); without it the language decides, as before. ``--variant``
+names the map (default ``standard``; ``judge variants`` lists the installed ones).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.adjudicator.geography import standard_board
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import NotationError, parse_unit
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
@@ -42,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--rules", choices=("italian", "rulebook", "french"), help="the game's rule set"
     )
+    parser.add_argument("--variant", choices=variant_names(), default=DEFAULT_VARIANT,
+                        help="the map the units stand on (judge variants lists them)")
     parser.add_argument("--notes", action="store_true", help="append notes after ' # '")
     parser.set_defaults(handler=run)
 
@@ -63,13 +67,19 @@ def _position(args: argparse.Namespace) -> tuple[Position | None, Phase | None]:
         raise ValueError("--units needs --phase")
     if not isinstance(units, dict):
         raise ValueError("--units must be a JSON object: power -> list of units")
-    board = standard_board()
+    variant = installed_variant(getattr(args, "variant", DEFAULT_VARIANT))
+    board = variant.board
     for power, texts in units.items():
         for text in texts:
             unit = parse_unit(text, power)
             if not board.is_location(unit.location):
                 raise ValueError(f"unknown location in unit {text!r}")
-    position = Position.from_lists(phase, units, _json_arg(args.centers))
+    centers = _json_arg(args.centers)
+    if centers is None:
+        centers = {p: list(cs) for p, cs in variant.homes.items()}
+    position = Position.from_lists(phase, units, centers)
+    position.homes = variant.homes
+    position.variant = variant.name
     dislodged = _json_arg(args.dislodged) or {}
     for power, entries in dislodged.items():
         for text, retreats in entries.items():

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjustment_phase import adjudicate_adjustments
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import POWERS, Board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.movement_phase import adjudicate_movement
 from judge.adjudicator.orders import Order
 from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
@@ -90,4 +90,4 @@ def _with_refused(inner: Adjudication, refused: dict[str, list[Order]]) -> Adjud
     return Adjudication(inner.phase, None, None, inner.position, inner.destroyed, explain)
 
 
-__all__ = ["POWERS", "Adjudication", "Options", "adjudicate", "capture_centers"]
+__all__ = ["Adjudication", "Options", "adjudicate", "capture_centers"]

@@ -44,6 +44,8 @@ def variant(name: str = DEFAULT_VARIANT) -> Variant:
 
 
 def variant_from_json(raw: dict[str, Any]) -> Variant:
+    if "first_phase" not in raw:
+        raise VariantError(f"{raw.get('name')}: variant.json needs a first_phase")
     board = load_board(raw.get("map", raw["name"]))
     powers = tuple(raw.get("powers", board.powers))
     unknown = set(powers) - set(board.powers)
@@ -68,7 +70,7 @@ def variant_from_json(raw: dict[str, Any]) -> Variant:
         titles=dict(raw.get("titles", {})),
         board=board,
         powers=powers,
-        first_phase=Phase.parse(raw.get("first_phase", "S1901M")),
+        first_phase=Phase.parse(raw["first_phase"]),  # every variant.json names it
         victory=int(raw["victory"]),
         seats=seats,
         neutral=neutral,

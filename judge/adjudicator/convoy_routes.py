@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import cache
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.geography import Board
 
 
 @cache
@@ -111,7 +111,6 @@ def army_could_be_convoyed(board: Board, start: str, target: str) -> bool:
     return start != target and start in touch and target in touch
 
 
-def _warm(board: Board | None = None) -> None:
-    b = board or standard_board()
-    for prov in seas_touching(b):
-        _routes_from(b, prov)
+def _warm(board: Board) -> None:
+    for prov in seas_touching(board):
+        _routes_from(board, prov)

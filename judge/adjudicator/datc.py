@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import POWERS, Board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -86,9 +86,10 @@ def _loc(text: str) -> str:
 
 def _power(text: str) -> str:
     word = text.strip().upper()
-    if word in POWERS:
+    powers = installed_variant("standard").powers  # DATC cases are written on the standard map
+    if word in powers:
         return word
-    close = difflib.get_close_matches(word, POWERS, n=1, cutoff=0.7)
+    close = difflib.get_close_matches(word, powers, n=1, cutoff=0.7)
     if not close:
         raise DatcFormatError(f"unknown power {text!r}")
     return close[0]
@@ -226,7 +227,7 @@ def build_position(case: DatcCase, board: Board) -> Position:
         unit = _unit(power, text)
         units[unit.province] = unit
     if case.owners is None:
-        centers = dict(Position.initial().centers)
+        centers = dict(installed_variant("standard").initial_position().centers)
     else:
         centers = {_unit(p, t).province: p for p, t in case.owners}
     dislodged: dict[str, Dislodged] = {}

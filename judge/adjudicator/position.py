@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from judge.adjudicator.geography import POWERS, standard_board
+from judge.adjudicator.geography import standard_board
 from judge.adjudicator.orders import Unit, parse_unit, unit_value
 from judge.adjudicator.phase import Phase
 
@@ -76,8 +76,9 @@ class Position:
         return self.units.get(location.split("/", 1)[0])
 
     def powers(self) -> tuple[str, ...]:
-        return POWERS
+        """The powers of the position's map: every one has its home centres listed."""
+        return tuple(sorted(self.homes))
 
     def adjustment_counts(self) -> dict[str, int]:
         """Builds (positive) or removals (negative) owed by each power in an adjustment phase."""
-        return {p: len(self.centers_of(p)) - len(self.units_of(p)) for p in POWERS}
+        return {p: len(self.centers_of(p)) - len(self.units_of(p)) for p in self.powers()}

@@ -10,7 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.archive.chart import centre_chart
 from judge.bulletins import names
 from judge.i18n import N_, tr
@@ -137,10 +138,10 @@ _PHASE_CODE = re.compile(r"^[SFW]\d{4}[MRA]$")
 
 def _centres_by_power(position: Mapping[str, Any]) -> dict[str, int]:
     centres = position.get("centers") or {}
-    counts = {p: 0 for p in POWERS}
+    # every power of the game's map (the position's JSON names its variant)
+    counts = {p: 0 for p in installed_variant(position.get("variant") or DEFAULT_VARIANT).powers}
     for power, owned in centres.items():
-        if power in counts:
-            counts[power] = len(owned)
+        counts[power] = len(owned)
     return counts
 
 
@@ -156,7 +157,11 @@ def centre_history(turns: list[Mapping[str, Any]]) -> tuple[list[str], dict[str,
         if year not in by_year:
             years.append(year)
         by_year[year] = _centres_by_power(turn["position_after"])
-    active = [p for p in POWERS if any(by_year[y][p] for y in years)]
+    powers = sorted({p for counts in by_year.values() for p in counts})
+    active = [p for p in powers if any(by_year[y].get(p, 0) for y in years)]
+    for counts in by_year.values():
+        for p in powers:
+            counts.setdefault(p, 0)
     return years, {p: [by_year[y][p] for y in years] for p in active}
 
 

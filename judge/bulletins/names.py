@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.adjudicator.geography import standard_board
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
 
@@ -60,18 +61,19 @@ def phase_title(phase: str, lang: str) -> str:
               year=ph.year, kind=tr(lang, PHASE_KINDS[ph.kind.value]))
 
 
-def place_name(location: str, lang: str) -> str:
-    """Full name of a province or coast, e.g. ``St Petersburg (south coast)``."""
-    board = standard_board()
+def place_name(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
+    """Full name of a province or coast, e.g. ``St Petersburg (south coast)``, on the map of
+    ``variant`` (a position's JSON names it)."""
+    board = installed_variant(variant).board
     if location in board.coast_names:
         return str(board.coast_names[location][lang]["name"])
     province = board.provinces.get(location)
     return str(province.names[lang]["name"]) if province else location
 
 
-def place_abbr(location: str, lang: str) -> str:
+def place_abbr(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
     """The language's short code; French coasts are written ``STP CN`` as in seed 000."""
-    board = standard_board()
+    board = installed_variant(variant).board
     names = board.coast_names.get(location) or (
         board.provinces[location].names if location in board.provinces else None
     )

@@ -8,12 +8,13 @@ templates only lay text out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.bulletins.names import (
     UNIT_NAMES,
@@ -43,6 +44,8 @@ class SeatInfo:
     status: str  # active | onp1 | abandoned | sommossa | eliminated | vacant
     late_days_left: int
     strikes: int = 0
+    # the other powers the same player holds (seed 001's games for two to four players)
+    partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ NOTICE_KINDS = (
     "late",  # late days charged and the deadline moved
     "extension",  # GM extension
     "game_end",
+    "lot",  # seed 001's two-player lot: ``power`` joins the player of ``detail`` (a power)
 )
 
 
@@ -167,15 +171,33 @@ def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
     return f"{text}  (*{said}: {reason}*)" if reason else f"{text}  (*{said}*)"
 
 
+def _namer(lang: str, position: Mapping[str, Any]) -> Callable[[str, str], str]:
+    """How a bulletin names a place on the position's map (French: short codes, seed 000)."""
+    name = place_abbr if lang == "fr" else place_name
+    variant = str(position.get("variant") or DEFAULT_VARIANT)
+    return lambda location, lang: name(location, lang, variant)
+
+
+def _powers(*positions: Mapping[str, Any]) -> list[str]:
+    """The powers of the game's map: those of the variant the position's JSON names (a
+    position knows its map), and any power it mentions. No global power list."""
+    found: set[str] = set()
+    for position in positions:
+        found.update(installed_variant(position.get("variant") or DEFAULT_VARIANT).powers)
+        for key in ("centers", "units", "dislodged"):
+            found.update((position.get(key) or {}).keys())
+    return sorted(found)
+
+
 def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Units waiting to retreat after a movement phase, each with where it may go."""
     if not Phase.parse(record.phase).is_movement:
         return []
     found = []
-    for power in POWERS:
+    for power in _powers(record.after):
         for unit, retreats in sorted(_dislodged(record.after).get(power, {}).items()):
             kind, loc = unit.split()
-            shown = place_abbr if lang == "fr" else place_name
+            shown = _namer(lang, record.after)
             kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
             found.append({
                 "power": power_name(power, lang),
@@ -188,9 +210,9 @@ def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
 def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Ownership after the phase, with the centres gained and lost in it."""
     before, after = _centers(record.before), _centers(record.after)
-    shown = place_abbr if lang == "fr" else place_name
+    shown = _namer(lang, record.after)
     rows = []
-    for power in POWERS:
+    for power in _powers(record.before, record.after):
         now_held = after.get(power, [])
         was_held = before.get(power, [])
         if not now_held and not was_held:
@@ -232,7 +254,7 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
         return []
     centers = _centers(record.after)
     rows = []
-    for power in POWERS:
+    for power in _powers(record.after):
         units = len(record.after.get("units", {}).get(power, []))
         owned = len(centers.get(power, []))
         if units or owned:
@@ -244,8 +266,8 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
 def seat_lines(seats: Sequence[SeatInfo], lang: str) -> list[dict[str, Any]]:
     return [
         {"power": power_name(s.power, lang), "status": s.status, "late_days_left": s.late_days_left,
-         "strikes": s.strikes}
-        for s in sorted(seats, key=lambda s: POWERS.index(s.power) if s.power in POWERS else 99)
+         "strikes": s.strikes, "partners": [power_name(p, lang) for p in s.partners]}
+        for s in sorted(seats, key=lambda s: s.power)
     ]
 
 
@@ -253,7 +275,8 @@ def notice_items(notices: Sequence[Notice], game: GameInfo) -> list[dict[str, An
     lang = game.language
     return [
         {"kind": n.kind, "power": power_name(n.power, lang) if n.power else "",
-         "days": n.days, "detail": n.detail,
+         "days": n.days,
+         "detail": power_name(n.detail, lang) if n.kind == "lot" else n.detail,
          "until": format_deadline(n.until, game.timezone, lang) if n.until else ""}
         for n in notices
     ]
@@ -281,7 +304,7 @@ def results_view(
         "phase": record.phase,
         "title": phase_title(record.phase, lang),
         "kind": phase.kind.value,
-        "orders": order_lines(record, lang, POWERS),
+        "orders": order_lines(record, lang, _powers(record.before, record.after)),
         "dislodged": dislodged_lines(record, lang),
         "centers": center_lines(record, lang) if show_centers else [],
         "adjustments": adjustment_lines(record, lang),
@@ -345,7 +368,9 @@ def end_view(
         "scoring": scoring,  # the game option: hundred | draw_size | sum_of_squares
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
-                     "score": _score((scores or {}).get(p))} for p in POWERS],
+                     "score": _score((scores or {}).get(p))}
+                    for p in sorted({*installed_variant(game.variant or DEFAULT_VARIANT).powers,
+                                     *centers})],
         "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang),
                    "target": power_name(v["target"], lang) if v.get("target") else "",
                    "orders": list(v.get("orders", []))} for v in votes],

@@ -23,7 +23,7 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import SupportHold
 from judge.adjudicator.possible import random_orders
@@ -38,6 +38,9 @@ from judge.storage import Database
 from judge.storage.archive_queries import turn_archive
 from judge.storage.gamerepo import game_by_name
 from judge.storage.mailrepo import list_inbound, list_outbound
+
+# the demo plays the standard game: its powers come from that variant, not a global list
+STANDARD = installed_variant("standard")
 
 GAME = "demo"
 GM = "gm@demo.example"
@@ -151,9 +154,9 @@ class Demo:
     async def form(self) -> None:
         self.say(f"GM {GM} creates game '{GAME}' by mail")
         await self.send(GM, f"CREATE {GAME} {GM_PASSWORD}\nASSIGNMENT preferences\n")
-        for power in POWERS:
+        for power in STANDARD.powers:
             await self.send(player(power), f"JOIN {GAME} {password(power)} {power}\n")
-        self.say(f"seven players joined: {', '.join(player(p) for p in POWERS)}")
+        self.say(f"seven players joined: {', '.join(player(p) for p in STANDARD.powers)}")
         await self.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nSTART\n")
         status, phase, _ = self.game_state()
         if status != "active":
@@ -169,7 +172,7 @@ class Demo:
         _, phase, position_json = self.game_state()
         position = position_from_json(position_json)
         sent = 0
-        for power in POWERS:
+        for power in STANDARD.powers:
             if not needs_orders(position, power):
                 continue
             orders = random_orders(position, power, self.rng)
@@ -200,7 +203,7 @@ class Demo:
         results = [r for rs in turn["outcomes"].values() for r in rs]
         ok = sum(1 for r in results if r.get("result") == "succeeds")
         centres = turn["position_after"].get("centers", {})
-        counts = " ".join(f"{p[:3].title()} {len(centres.get(p, []))}" for p in POWERS)
+        counts = " ".join(f"{p[:3].title()} {len(centres.get(p, []))}" for p in STANDARD.powers)
         self.say(
             f"{phase}: {order_mails} order mails in, {len(results)} orders, {ok} succeeded; "
             f"mails out so far {len(self.relay.messages)}; centres: {counts}"

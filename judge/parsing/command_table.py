@@ -27,6 +27,7 @@ from judge.adjudicator.phase import Phase
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_options import grey_words
 from judge.parsing.commands_types import LANGS, Problem, Role, Verb
+from judge.rules.option_registry import OPTIONS
 
 Fields = dict[str, Any]  # Command field -> value read from the words
 
@@ -355,8 +356,7 @@ class OptionRow:
 
 
 def option_rows(lang: str) -> list[OptionRow]:
-    return [OptionRow(key, tuple(info[lang]), info["help"][lang])
-            for key, info in lexicon().raw["options"].items()]
+    return [OptionRow(spec.key, spec.words[lang], spec.values[lang]) for spec in OPTIONS]
 
 
 def readme_tables() -> str:

@@ -27,7 +27,6 @@ from judge.parsing.commands_options import option_line
 from judge.parsing.commands_types import (
     GM,
     LANGS,
-    POWERS,
     SIGNATURE,
     Command,
     Item,
@@ -41,7 +40,7 @@ from judge.parsing.commands_types import (
 )
 
 __all__ = [
-    "FORCE_WORDS", "GM", "LANGS", "POWERS", "Command", "Item", "CommandWords", "Malformed", "NotUnderstood",
+    "FORCE_WORDS", "GM", "LANGS", "Command", "Item", "CommandWords", "Malformed", "NotUnderstood",
     "OrderLine", "ParsedMail", "Problem", "Role", "Verb", "closest_command", "fold", "lexicon",
     "parse_mail", "parse_power",
 ]

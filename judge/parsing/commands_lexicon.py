@@ -12,6 +12,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from judge.parsing.commands_types import GM, LANGS, Verb
+from judge.rules.option_registry import OPTIONS, option
 
 
 def fold(text: str) -> str:
@@ -31,8 +32,8 @@ class CommandWords:
     def keyword(self, verb: Verb, lang: str) -> str:
         return self.raw["commands"][verb.value][lang][0]
 
-    def option_keyword(self, option: str, lang: str) -> str:
-        return self.raw["options"][option][lang][0]
+    def option_keyword(self, key: str, lang: str) -> str:
+        return option(key).keyword(lang)
 
     def power_name(self, power: str, lang: str) -> str:
         return self.raw["power_names"].get(lang, self.raw["power_names"]["en"]).get(power, power)
@@ -43,12 +44,15 @@ def lexicon() -> CommandWords:
     raw = json.loads(resources.files("judge.parsing").joinpath("command_words.json").read_text(
         encoding="utf-8"))
     phrases: dict[tuple[str, ...], tuple[str, str]] = {}
-    for kind in ("commands", "options"):
-        for key, info in raw[kind].items():
-            name = key if kind == "commands" else f"option:{key}"
-            for lang in LANGS:
-                for phrase in info[lang]:
-                    phrases.setdefault(tuple(fold(phrase).split()), (name, lang))
+    for key, info in raw["commands"].items():
+        for lang in LANGS:
+            for phrase in info[lang]:
+                phrases.setdefault(tuple(fold(phrase).split()), (key, lang))
+    # the game options' keywords come from the option registry (judge.rules.option_registry)
+    for spec in OPTIONS:
+        for lang in LANGS:
+            for phrase in spec.words[lang]:
+                phrases.setdefault(tuple(fold(phrase).split()), (f"option:{spec.key}", lang))
     power_words = {fold(w): p for p, words in raw["powers"].items() for w in words}
     return CommandWords(raw, phrases, max(len(p) for p in phrases), power_words)
 

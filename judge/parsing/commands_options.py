@@ -10,86 +10,83 @@ from typing import Any
 from judge.adjudicator.phase import Phase
 from judge.parsing.commands_lexicon import fold, lexicon
 from judge.parsing.commands_types import Command, Malformed, Problem, Verb
-
-# the house rules' waits a GM may set by mail (README: ONP, two strikes), in hours
-DURATION_OPTIONS = frozenset({"replacement_wait", "replacement_grace", "sommossa_vote"})
-# four weeks of waiting at most: longer, and the game is as good as stopped
-MAX_DURATION_HOURS = 24 * 28
-
-
-def duration_hours(word: str) -> int | None:
-    """``72``, ``72h``: hours; ``3d``, ``3g``, ``3j``: days (English, Italian, French)."""
-    match = re.fullmatch(r"(\d{1,4})([hdgj]?)", word.lower())
-    if match is None:
-        return None
-    hours = int(match.group(1)) * (24 if match.group(2) in ("d", "g", "j") else 1)
-    return hours if 1 <= hours <= MAX_DURATION_HOURS else None
+from judge.rules.option_registry import BOOL_WORDS, OptionType, option
 
 
 def grey_words() -> frozenset[str]:
     return frozenset(fold(w) for w in lexicon().raw["values"]["grey"])
 
 
-def value_of(kind: str, word: str) -> str | None:
+def value_of(key: str, word: str) -> str | None:
+    """The canonical value a word names for a CHOICE option (``bool`` for yes/no)."""
     folded = fold(word)
-    for canonical, words in lexicon().raw["values"][kind].items():
+    choices = BOOL_WORDS if key == "bool" else option(key).choices
+    for canonical, words in choices.items():
         if folded in (fold(w) for w in words):
             return canonical
     return None
 
 
 def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) -> Command | Malformed:
+    """One option line, read by the type its registry entry declares."""
     base = Command(Verb.OPTION, lineno, text, lang, option=key)
+    spec = option(key)
 
     def bad(detail: str = "") -> Malformed:
         return Malformed(lineno, text, Verb.OPTION, Problem.BAD_VALUE, detail or " ".join(rest))
 
-    if key in ("blind", "gm_reads_press"):
+    if spec.type is OptionType.FLAG:
         if not rest:
             return replace(base, setting=True)
         flag = value_of("bool", rest[0])
         return bad() if flag is None or len(rest) > 1 else replace(base, setting=flag == "true")
     if not rest:
         return Malformed(lineno, text, Verb.OPTION, Problem.MISSING_ARGUMENT)
-    if key in ("language", "press", "assignment", "rules", "scoring"):
+    if spec.type is OptionType.CHOICE:
         value = value_of(key, rest[0])
         return bad() if value is None or len(rest) > 1 else replace(base, setting=value)
-    if key in DURATION_OPTIONS:
-        hours = duration_hours(rest[0]) if len(rest) == 1 else None
-        return bad() if hours is None else replace(base, setting=hours)
-    if key == "timezone":
+    if spec.type is OptionType.TEXT:
         return bad() if len(rest) > 1 else replace(base, setting=rest[0])
-    if key == "variant":
-        # the service checks the name against the installed variants (``judge variants``)
+    if spec.type is OptionType.NAME:
+        # the service checks the name against what is installed (``judge variants``)
         return bad() if len(rest) > 1 else replace(base, setting=rest[0].lower())
-    if key == "late_days":
+    if spec.type is OptionType.NUMBER:
+        if len(rest) > 1 or not rest[0].isdigit() or not spec.low <= int(rest[0]) <= spec.high:
+            return bad()
+        return replace(base, setting=int(rest[0]))
+    if spec.type is OptionType.LATE_DAYS:
         if len(rest) > 2 or not all(w.isdigit() for w in rest):
             return bad()
         setting = {"total": int(rest[0])}
         if len(rest) == 2:
             setting["per_turn"] = int(rest[1])
         return replace(base, setting=setting)
-    if key == "deadlines_hours":
+    if spec.type is OptionType.DEADLINES:
         return _deadlines(base, rest, bad)
-    if key == "end":
-        word = rest[0]
-        if len(rest) > 1:
-            return bad()
-        if word.isdigit():
-            return replace(base, setting={"centres": int(word)})
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
-            # a real calendar date (not 2025-02-30, not 0000-00-00), or the game would
-            # later fail on it at every turn
-            try:
-                date.fromisoformat(word)
-            except ValueError:
-                return bad()
-            return replace(base, setting={"on": word})
+    if spec.type is OptionType.ENDING:
+        return _ending(base, rest, bad)
+    raise AssertionError(f"option type without a grammar: {spec.type}")  # pragma: no cover
+
+
+def _ending(base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``18`` centres, a date ``2025-06-30`` or a phase ``F1910M``."""
+    word = rest[0]
+    if len(rest) > 1:
+        return bad()
+    if word.isdigit():
+        return replace(base, setting={"centres": int(word)})
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+        # a real calendar date (not 2025-02-30, not 0000-00-00), or the game would
+        # later fail on it at every turn
         try:
-            return replace(base, setting={"after": str(Phase.parse(word))})
+            date.fromisoformat(word)
         except ValueError:
             return bad()
-    raise AssertionError(f"option without a grammar: {key}")  # pragma: no cover
+        return replace(base, setting={"on": word})
+    try:
+        return replace(base, setting={"after": str(Phase.parse(word))})
+    except ValueError:
+        return bad()
 
 
 def _deadlines(base: Command, rest: list[str], bad: Any) -> Command | Malformed:

@@ -7,7 +7,6 @@ from enum import StrEnum
 from typing import Any
 
 LANGS = ("en", "it", "fr")
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GM = "GM"
 SIGNATURE = "-- "
 

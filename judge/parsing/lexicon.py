@@ -25,7 +25,9 @@ from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.parsing.text import phrase_tokens, tokenize
 
 LANGS: tuple[str, ...] = ("en", "fr", "it")
@@ -163,7 +165,8 @@ def _province_phrases(board: Board, lang: str, spec: dict[str, Any]) -> list[tup
             out.append((names["name"], code))
         out.extend((other, code) for other in names.get("other_names", []))
     for code, extras in spec["provinces_extra"].items():
-        out.extend((extra, code) for extra in extras)
+        if code in provinces:  # a variant's map may not have every standard province
+            out.extend((extra, code) for extra in extras)
     return out
 
 
@@ -207,7 +210,8 @@ def _coast_table(board: Board, spec: dict[str, Any]) -> dict[str, dict[str, str]
             suffix = coast.split("/", 1)[1]
             table.setdefault(code, {})[_COAST_DIRECTION[suffix]] = suffix
     for code, extra in spec.get("coast_aliases", {}).items():
-        table.setdefault(code, {}).update(extra)
+        if code in board.provinces:
+            table.setdefault(code, {}).update(extra)
     return table
 
 
@@ -225,11 +229,12 @@ def _words(spec: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
 
 
 @cache
-def lexicon(lang: str) -> Lexicon:
-    """The lexicon of ``lang`` (``en``, ``fr`` or ``it``), built once."""
+def lexicon(lang: str, variant: str = DEFAULT_VARIANT) -> Lexicon:
+    """The lexicon of ``lang`` (``en``, ``fr`` or ``it``) over the provinces of ``variant``'s
+    map (a position names its variant), built once per pair."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
-    board = standard_board()
+    board = installed_variant(variant).board
     specs = {name: _read_json(f"lexicon_{name}.json") for name in LANGS}
     spec = specs[lang]
     common = _read_json("lexicon_common.json")

@@ -124,7 +124,8 @@ def parse_orders(
     rules: str | None = None,
 ) -> ParseReport:
     """Read order lines in ``lang``; see the package docstring for the contract."""
-    lex = lexicon(lang)
+    # the words of the position's map (a variant may have other provinces than the standard's)
+    lex = lexicon(lang, position.variant) if position is not None else lexicon(lang)
     if isinstance(lines, str):
         lines = lines.splitlines()
     if isinstance(phase, str):

@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from judge.adjudicator.geography import POWERS
-
 
 @dataclass(frozen=True, slots=True)
 class Lot:
@@ -74,8 +72,26 @@ class RecordedChooser:
         return not self._lots
 
 
+def seat_label(powers: Sequence[str]) -> str:
+    """A seat as the lot and the record name it: its powers, ``AUSTRIA+ENGLAND+GERMANY``."""
+    return "+".join(powers)
+
+
+def seat_ranking(ranking: Sequence[str], seats: Sequence[Sequence[str]]) -> list[str]:
+    """A player's preference list over powers read as one over seats (seed 001's games for
+    fewer players): a seat ranks where its first-named power does; powers no seat holds
+    (the neutral ones) are skipped."""
+    out: list[str] = []
+    for power in ranking:
+        for seat in seats:
+            label = seat_label(seat)
+            if power in seat and label not in out:
+                out.append(label)
+    return out
+
+
 def assign_by_lot(
-    players: Sequence[str], chooser: Chooser, powers: Sequence[str] = POWERS
+    players: Sequence[str], chooser: Chooser, powers: Sequence[str]
 ) -> Assignment:
     """Each player in turn (sorted) draws one of the powers still in the cup."""
     if len(players) > len(powers):
@@ -92,7 +108,7 @@ def assign_by_lot(
 def assign_by_preference(
     preferences: Mapping[str, Sequence[str]],
     chooser: Chooser,
-    powers: Sequence[str] = POWERS,
+    powers: Sequence[str],
 ) -> Assignment:
     """Preference lists, most wanted first; players left over (short lists) draw by lot."""
     if len(preferences) > len(powers):
@@ -126,7 +142,7 @@ def assign_by_preference(
 
 
 def replay_preference(
-    preferences: Mapping[str, Sequence[str]], lots: Sequence[Lot], powers: Sequence[str] = POWERS
+    preferences: Mapping[str, Sequence[str]], lots: Sequence[Lot], powers: Sequence[str]
 ) -> Assignment:
     """Audit: the assignment the record gives; RecordMismatch if the record does not fit."""
     chooser = RecordedChooser(lots)
@@ -137,7 +153,7 @@ def replay_preference(
 
 
 def replay_lot(
-    players: Sequence[str], lots: Sequence[Lot], powers: Sequence[str] = POWERS
+    players: Sequence[str], lots: Sequence[Lot], powers: Sequence[str]
 ) -> Assignment:
     chooser = RecordedChooser(lots)
     assignment = assign_by_lot(players, chooser, powers)

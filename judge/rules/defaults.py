@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
 from judge.adjudicator.position import Dislodged, Position
 from judge.rules.generated import GeneratedOrder, GeneratedWhy
@@ -24,9 +24,8 @@ from judge.rules.territory import FAR_AWAY, home_territory, starting_unit
 
 
 def tacit_retreat(
-    dislodged: Dislodged, homes: Mapping[str, Sequence[str]], board: Board | None = None
+    dislodged: Dislodged, homes: Mapping[str, Sequence[str]], board: Board
 ) -> GeneratedOrder:
-    board = board or standard_board()
     unit = dislodged.unit
     if not dislodged.retreats:
         return GeneratedOrder(

@@ -17,9 +17,9 @@ suspension, set ``new_deadline``. Eliminated powers: game_end.eliminated(next po
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.rules.decision import Action, Decision, SeatChangeWhy, SeatUpdate, Why
@@ -54,7 +54,8 @@ def may_take_over(position: Position, seat: SeatState) -> bool:
 
 def decide(snapshot: GameSnapshot) -> Decision:
     s = snapshot
-    end = check_end(s.position, s.options.end, s.now, s.draw_votes, s.concessions)
+    end = check_end(s.position, s.options.end, s.now, s.draw_votes, s.concessions,
+                    s.variant, s.joins)
     if end is not None:
         return Decision(Action.END_GAME, Why.GAME_OVER, game_end=end)
     if s.suspended and s.replacement is not None:
@@ -62,7 +63,7 @@ def decide(snapshot: GameSnapshot) -> Decision:
     phase = s.position.phase
     needing = [
         p
-        for p in POWERS
+        for p in s.powers
         if s.seat(p).status is SeatStatus.ACTIVE and needs_orders(s.position, p)
     ]
     missing = [p for p in needing if not s.seat(p).has_orders]
@@ -98,7 +99,7 @@ def _votes_open(s: GameSnapshot) -> bool:
     return s.position.phase.is_movement and any(
         s.seat(p).status in (SeatStatus.SOMMOSSA, SeatStatus.AWAITING_REPLACEMENT)
         and s.position.units_of(p)
-        for p in POWERS
+        for p in s.powers
     )
 
 
@@ -131,21 +132,24 @@ def _suspension(s: GameSnapshot, search: ReplacementSearch) -> Decision:
 def _adjudicate(s: GameSnapshot, why: Why) -> Decision:
     position = s.position
     rules = s.options.rules
-    voters = {p for p in POWERS if s.seat(p).status is SeatStatus.ACTIVE}
+    voters = {p for p in s.powers if s.seat(p).status is SeatStatus.ACTIVE}
+    board = s.variant.rules_at(position.phase, s.joins).board
     orders: dict[str, tuple[Order, ...]] = {}
     generated: dict[str, tuple[GeneratedOrder, ...]] = {}
     updates: dict[str, SeatUpdate] = {}
     dropped: list[str] = []
     calls: list[str] = []
-    for power in POWERS:
+    for power in s.powers:
         seat = s.seat(power)
         if seat.status is SeatStatus.ELIMINATED:
             continue
         submitted = tuple(s.orders.get(power, ()))
         standing = _standing(s, seat, updates, dropped, calls)
         own = submitted if standing is Standing.PLAYING else ()
-        votes = eligible_votes(s.foreign_orders.get(power, {}), voters - {power})
-        made = generate_orders(position, power, own, standing, rules, votes)
+        votes = one_vote_per_player(
+            s, power, eligible_votes(s.foreign_orders.get(power, {}), voters - {power}))
+        made = generate_orders(position, power, own, standing, rules, votes, board,
+                               s.options.removal_distance)
         if own or made:
             orders[power] = own + tuple(g.order for g in made)
         if made:
@@ -199,6 +203,24 @@ def _standing(
             SeatChangeWhy.ABANDONED_SOMMOSSA, status=SeatStatus.SOMMOSSA, strikes=strikes
         )
     return Standing.ABANDONED
+
+
+def one_vote_per_player(s: GameSnapshot, target: str, votes: Mapping[str, Sequence[Order]],
+                        ) -> dict[str, Sequence[Order]]:
+    """Votes for ``target``'s units count once per person (seed 001's players hold several
+    powers): the player of ``target`` votes not at all, and a player who voted through two of
+    his powers counts once (the first power, in the map's order)."""
+    own = s.seat(target).holder
+    out: dict[str, Sequence[Order]] = {}
+    seen: set[int] = set()
+    for voter in sorted(votes):
+        holder = s.seat(voter).holder
+        if holder is not None and (holder == own or holder in seen):
+            continue
+        if holder is not None:
+            seen.add(holder)
+        out[voter] = votes[voter]
+    return out
 
 
 def with_orders(snapshot: GameSnapshot, power: str, orders: tuple[Order, ...]) -> GameSnapshot:

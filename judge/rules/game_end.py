@@ -9,12 +9,11 @@ centres is eliminated.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.phase import Phase, PhaseType
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
@@ -44,21 +43,22 @@ class GameEnd:
         return len(self.winners) > 1
 
 
-def survivors(position: Position) -> tuple[str, ...]:
-    """Powers with a unit (a dislodged one too) or a centre."""
+def survivors(position: Position, powers: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Powers with a unit (a dislodged one too) or a centre (``powers``: those that count,
+    by default every power of the position's map)."""
     alive = set(position.centers.values())
     alive.update(u.power for u in position.units.values())
     alive.update(d.unit.power for d in position.dislodged.values())
-    return tuple(p for p in POWERS if p in alive)
+    return tuple(p for p in (powers or position.powers()) if p in alive)
 
 
 def eliminated(position: Position) -> tuple[str, ...]:
     alive = set(survivors(position))
-    return tuple(p for p in POWERS if p not in alive)
+    return tuple(p for p in position.powers() if p not in alive)
 
 
 def center_counts(position: Position) -> dict[str, int]:
-    return {p: len(position.centers_of(p)) for p in POWERS}
+    return {p: len(position.centers_of(p)) for p in position.powers()}
 
 
 def last_phase_of(season: Phase) -> Phase:
@@ -72,20 +72,35 @@ def check_end(
     now: datetime,
     draw_votes: Collection[str] = (),
     concessions: Mapping[str, str] | None = None,
+    variant: Variant | None = None,
+    joins: str | None = None,
 ) -> GameEnd | None:
     """The end of the game at ``position`` (the next phase to play), or None.
 
     ``draw_votes``: powers voting for a draw of all survivors. ``concessions``: voter -> power
-    it concedes to.
+    it concedes to. ``variant``: where one player holds several powers (seed 001's games for
+    two to four players) the solo count is that player's powers together, and the game is
+    over when one player's powers are all that is left; ``joins``: the two-player lot.
     """
     counts = center_counts(position)
-    alive = survivors(position)
+    active = variant.active_powers(position.phase, joins) if variant is not None else None
+    alive = survivors(position, active)
+    seated = variant is not None and any(len(seat) > 1 for seat in variant.seats)
     if conditions.solo_centers is not None:
-        solo = [p for p, n in counts.items() if n >= conditions.solo_centers]
-        if len(solo) == 1:
-            return GameEnd(EndReason.SOLO, (solo[0],), counts)
+        if seated and variant is not None:
+            seat = seat_victory(variant, position, joins, conditions.solo_centers)
+            if seat is not None:
+                return GameEnd(EndReason.SOLO, seat, counts)
+        else:
+            solo = [p for p, n in counts.items() if n >= conditions.solo_centers]
+            if len(solo) == 1:
+                return GameEnd(EndReason.SOLO, (solo[0],), counts)
     if len(alive) == 1:
         return GameEnd(EndReason.LAST_SURVIVOR, alive, counts)
+    if seated and variant is not None and alive:
+        holders = {variant.seat_of(p, joins) for p in alive}
+        if len(holders) == 1:
+            return GameEnd(EndReason.LAST_SURVIVOR, alive, counts)
     for winner in sorted(set((concessions or {}).values())):
         others = [p for p in alive if p != winner]
         if winner in alive and all((concessions or {}).get(p) == winner for p in others):
@@ -100,7 +115,7 @@ def check_end(
 
 
 def seat_victory(
-    variant: Variant, position: Position, joins: str | None = None
+    variant: Variant, position: Position, joins: str | None = None, needed: int | None = None
 ) -> tuple[str, ...] | None:
     """The powers of the one player whose powers together hold the variant's winning count.
 
@@ -112,11 +127,11 @@ def seat_victory(
     winners = []
     for seat in range(variant.players):
         powers = variant.seat_powers(seat, joined)
-        if sum(len(position.centers_of(p)) for p in powers) >= variant.victory:
+        if sum(len(position.centers_of(p)) for p in powers) >= (needed or variant.victory):
             winners.append(powers)
     return winners[0] if len(winners) == 1 else None
 
 
 def _leaders(counts: Mapping[str, int]) -> tuple[str, ...]:
     best = max(counts.values(), default=0)
-    return tuple(p for p in POWERS if counts.get(p, 0) == best and best > 0)
+    return tuple(p for p in counts if counts.get(p, 0) == best and best > 0)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.phase import Phase
 
 
@@ -46,3 +47,6 @@ class GameOptions:
     # time the others get to vote once a power is declared in Sommossa after a failed search
     resume_after_sommossa: timedelta = timedelta(days=2)
     end: EndConditions = field(default_factory=EndConditions)
+    # civil-disorder and automatic removals: distance to home or owned centres (the game
+    # option ``removal_distance``; the adjudicator's Options get the same value)
+    removal_distance: RemovalDistance = RemovalDistance.HOME

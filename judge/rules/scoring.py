@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
-from judge.adjudicator.geography import POWERS
-
 # seed 000: 38 to the power with most centres, 14 to the second, 7 to the third
 RANK_BONUSES: tuple[int, ...] = (38, 14, 7)
 
@@ -17,13 +15,14 @@ RANK_BONUSES: tuple[int, ...] = (38, 14, 7)
 def hundred_points(
     centers: Mapping[str, int],
     solo_winner: str | None = None,
-    powers: Sequence[str] = POWERS,
+    powers: Sequence[str] | None = None,
 ) -> dict[str, Fraction]:
     """Seed 000: 1 point per player, 1 per centre, 38/14/7 to the top three, ties share.
 
     Tied powers share the sum of the bonuses of the ranks they occupy (two first: (38+14)/2
     each). A power with no centre takes no rank bonus. A solo winner takes all 100 points.
     """
+    powers = tuple(centers) if powers is None else powers  # every power of the map
     if solo_winner is not None:
         return {p: Fraction(100 if p == solo_winner else 0) for p in powers}
     scores = {p: Fraction(1 + centers.get(p, 0)) for p in powers}
@@ -39,7 +38,7 @@ def hundred_points(
 
 
 def draw_size(
-    winners: Collection[str], powers: Sequence[str] = POWERS, total: int = 100
+    winners: Collection[str], powers: Sequence[str], total: int = 100
 ) -> dict[str, Fraction]:
     """The winners (a solo winner, or the powers in the draw) share ``total`` equally."""
     share = Fraction(total, len(winners)) if winners else Fraction(0)
@@ -49,10 +48,11 @@ def draw_size(
 def sum_of_squares(
     centers: Mapping[str, int],
     solo_winner: str | None = None,
-    powers: Sequence[str] = POWERS,
+    powers: Sequence[str] | None = None,
     total: int = 100,
 ) -> dict[str, Fraction]:
     """Each power gets ``total`` × its centres squared over the sum of all squares."""
+    powers = tuple(centers) if powers is None else powers
     if solo_winner is not None:
         return draw_size([solo_winner], powers, total)
     squares = {p: centers.get(p, 0) ** 2 for p in powers}

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
+from judge.adjudicator.variant import Variant
 from judge.rules.options import GameOptions
 
 
@@ -36,6 +38,8 @@ class SeatState:
     late_days_used_this_turn: int = 0
     has_orders: bool = False
     wait: bool = False
+    # who plays it (an account id; None: nobody): one person may hold several powers
+    holder: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +60,8 @@ class GameSnapshot:
     ``extended``: the deadline of this phase has already been moved by late days.
     ``suspended``: the deadline is the end of a suspension for a replacement search.
     ``draw_votes``: powers voting for a draw of all survivors; ``concessions``: voter -> power.
+    ``variant``: the game's map and seats; ``joins``: the power the two-player lot gave the
+    neutral one to, once drawn (``Variant.rules_at``).
     """
 
     position: Position
@@ -70,6 +76,13 @@ class GameSnapshot:
     replacement: ReplacementSearch | None = None
     draw_votes: frozenset[str] = frozenset()
     concessions: Mapping[str, str] = field(default_factory=dict)
+    variant: Variant = field(default_factory=installed_variant)
+    joins: str | None = None
+
+    @property
+    def powers(self) -> tuple[str, ...]:
+        """The powers somebody plays this phase (the variant's neutral ones left out)."""
+        return self.variant.active_powers(self.position.phase, self.joins)
 
     def seat(self, power: str) -> SeatState:
         return self.seats.get(power, SeatState(power, status=SeatStatus.ELIMINATED))

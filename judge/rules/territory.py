@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from judge.adjudicator.geography import Board, standard_board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Unit, UnitType
 
 # The coloured home territory of each power on the standard board.
@@ -33,20 +33,18 @@ def home_territory(power: str, homes: Mapping[str, Iterable[str]]) -> frozenset[
     return HOME_TERRITORY.get(power, frozenset()) | frozenset(homes.get(power, ()))
 
 
-def distance_to(targets: Iterable[str], province: str, board: Board | None = None) -> int:
-    board = board or standard_board()
+def distance_to(targets: Iterable[str], province: str, board: Board) -> int:
     goals = frozenset(targets)
     if not goals:
         return FAR_AWAY
     return board.distances(goals).get(province, FAR_AWAY)
 
 
-def starting_unit(power: str, province: str, board: Board | None = None) -> Unit:
+def starting_unit(power: str, province: str, board: Board) -> Unit:
     """The unit a home centre started the game with (F STP/SC for St Petersburg).
 
     A home centre with no starting unit (a variant's homes) gets an army where armies can stand.
     """
-    board = board or standard_board()
     for text in board.starting_units.get(power, ()):
         kind, location = text.split()
         if location.split("/", 1)[0] == province:

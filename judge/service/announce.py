@@ -37,7 +37,14 @@ def game_info(game: Game, settings: Settings) -> GameInfo:
 
 def seat_infos(rows: Iterable[Seat], options: dict[str, Any]) -> list[SeatInfo]:
     bonus = int(options.get("late_bonus_days", 10))
-    return [SeatInfo(r.power, r.status, bonus - r.late_days_used, r.strikes) for r in rows]
+    rows = list(rows)
+    held: dict[int, list[str]] = {}
+    for r in rows:
+        if r.account_id is not None:
+            held.setdefault(r.account_id, []).append(r.power)
+    return [SeatInfo(r.power, r.status, bonus - r.late_days_used, r.strikes,
+                     tuple(sorted(p for p in held.get(r.account_id or -1, []) if p != r.power)))
+            for r in rows]
 
 
 def _address(session: Session, account_id: int | None) -> str | None:

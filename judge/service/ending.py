@@ -23,19 +23,22 @@ SCORING_SYSTEMS = ("hundred", "draw_size", "sum_of_squares")
 
 def scores(end: GameEnd, system: str = "hundred") -> dict[str, object]:
     """The scores of the game's scoring system. ``hundred``: seed 000's 100 points, a draw
-    sharing them among the powers in it; ``draw_size``: the winners (solo, or the powers in the
-    draw, or the survivors of a game ended otherwise) share 100; ``sum_of_squares``: 100 shared
-    in proportion to the squares of the centre counts (all to a solo winner)."""
+    (or seed 001's player whose several powers won together) sharing them among the powers in
+    it; ``draw_size``: the winners (solo, or the powers in the draw, or the survivors of a game
+    ended otherwise) share 100; ``sum_of_squares``: 100 shared in proportion to the squares of
+    the centre counts (all to a solo winner)."""
+    powers = tuple(end.centers)
     solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
-                                            EndReason.CONCESSION) else None
+                                            EndReason.CONCESSION) and len(end.winners) == 1 \
+        else None
     if system == "sum_of_squares":
-        return dict(sum_of_squares(end.centers, solo_winner=solo))
+        return dict(sum_of_squares(end.centers, solo_winner=solo, powers=powers))
     if system == "draw_size":
-        winners = end.winners or [p for p, n in end.centers.items() if n > 0]
-        return dict(draw_size(winners))
-    if end.reason is EndReason.DRAW:
-        return dict(draw_size(end.winners))
-    return dict(hundred_points(end.centers, solo_winner=solo))
+        winners = end.winners or tuple(p for p, n in end.centers.items() if n > 0)
+        return dict(draw_size(winners, powers))
+    if end.reason is EndReason.DRAW or len(end.winners) > 1:
+        return dict(draw_size(end.winners, powers))
+    return dict(hundred_points(end.centers, solo_winner=solo, powers=powers))
 
 
 def scoring_of(game: Game) -> str:

@@ -26,9 +26,16 @@ from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
-from judge.rules.assignment import RandomChooser, assign_by_lot, assign_by_preference
+from judge.rules.assignment import (
+    RandomChooser,
+    assign_by_lot,
+    assign_by_preference,
+    seat_label,
+    seat_ranking,
+)
 from judge.rules.lateness import LateBalance
-from judge.rules.options import GameOptions
+from judge.rules.option_registry import OptionType, shown_options
+from judge.rules.options import GameOptions, RuleSet
 from judge.service import deadlines, snapshot_rows
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo
@@ -76,9 +83,11 @@ def observers(game: Game) -> list[str]:
 
 def create_game(session: Any, name: str, password_hash: str, gm: Account, language: str,
                 now: datetime) -> Game:
-    game = Game(name=name, variant="standard", status="forming", language=language,
+    first = installed_variant(DEFAULT_VARIANT)  # until the GM's VARIANT or PLAYERS line
+    game = Game(name=name, variant=first.name, status="forming", language=language,
                 options=default_game_options(), password_hash=password_hash,
-                gm_account_id=gm.id, phase="S1901M", position={}, deadline=None, created=now)
+                gm_account_id=gm.id, phase=str(first.first_phase), position={}, deadline=None,
+                created=now)
     session.add(game)
     session.flush()
     gamerepo.audit(session, now, "create", game_id=game.id, actor_account_id=gm.id)
@@ -115,8 +124,9 @@ def apply_option(game: Game, key: str, value: Any) -> None:
     if key == "variant":
         _set_variant(game, str(value))
         return
-    if key in DURATION_KEYS:
-        update_options(game, **{DURATION_KEYS[key]: int(value)})
+    if key == "players":
+        # seed 001's games for fewer players are the standard map's variants standard-N
+        _set_variant(game, DEFAULT_VARIANT if int(value) == 7 else f"standard-{int(value)}")
         return
     if key == "end":
         if "centres" in value and not 1 <= int(value["centres"]) <= len(game_variant(game).supply_centers):
@@ -126,26 +136,17 @@ def apply_option(game: Game, key: str, value: Any) -> None:
     update_options(game, **{key: value})
 
 
-# option word -> the stored key judge.service.snapshot_rows reads (hours)
-DURATION_KEYS = {"replacement_wait": "replacement_wait_hours",
-                 "replacement_grace": "replacement_grace_hours",
-                 "sommossa_vote": "sommossa_resume_hours"}
-
-
 def game_variant(game: Game) -> Variant:
     """The game's variant (``Game.variant``; ``judge variants`` lists the installed ones)."""
     return installed_variant(game.variant or DEFAULT_VARIANT)
 
 
 def _set_variant(game: Game, name: str) -> None:
-    """Only before the start, and only variants the mail service can seat today: one power per
-    player and no neutral power (seed 001's fewer-player games are adjudicated by
-    ``judge adjudicate`` but their seats are not yet played by mail)."""
+    """Only before the start; JOIN and START count the new variant's seats (a game with more
+    players joined than the new variant has seats cannot START)."""
     if game.status != "forming" or name not in variant_names():
         raise OptionRefused(name)
     v = installed_variant(name)
-    if v.neutral or any(len(seat) != 1 for seat in v.seats):
-        raise OptionRefused(name)
     before = game_variant(game)
     end = dict(options(game).get("end") or {})
     if end.get("centres", before.victory) == before.victory:
@@ -155,20 +156,22 @@ def _set_variant(game: Game, name: str) -> None:
 
 
 def describe_options(game: Game) -> dict[str, Any]:
-    """The options a player may see (LIST / SUMMARY), without the judge's bookkeeping."""
+    """The options a player may see (LIST / SUMMARY), without the judge's bookkeeping: those
+    the option registry shows for the game's rule set."""
     opts = options(game)
-    return {
-        "language": game.language,
-        "press": opts["press"],
-        "blind": bool(opts["blind"]),
-        "deadlines_hours": opts["deadlines_hours"],
-        "timezone": opts["timezone"],
-        "late_days": f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}",
-        "end": opts["end"],
-        "assignment": opts["assignment"],
-        "rules": opts["rules"],
-        "scoring": opts["scoring"],
-    }
+    shown: dict[str, Any] = {}
+    for spec in shown_options(RuleSet(opts.get("rules", "italian"))):
+        if spec.key == "language":
+            shown["language"] = game.language
+        elif spec.key == "variant":
+            shown["variant"] = game.variant or DEFAULT_VARIANT
+        elif spec.type is OptionType.LATE_DAYS:
+            shown["late_days"] = f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}"
+        elif spec.type is OptionType.FLAG:
+            shown[spec.key] = bool(opts.get(spec.key))
+        else:
+            shown[spec.key] = opts.get(spec.key, spec.default)
+    return shown
 
 
 # ---------------------------------------------------------------- seats and addresses
@@ -276,17 +279,30 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
     seed = seed if seed is not None else secrets.randbits(63)
     chooser = RandomChooser(random.Random(seed))
     by_name = {s.power: s for s in seats}
+    # the lot and the preference lists work over the variant's seats: a seat of seed 001's
+    # games for two to four players is several powers, labelled "AUSTRIA+ENGLAND+GERMANY"
+    labels = {seat_label(seat): seat for seat in variant.seats}
     if options(game)["assignment"] == "preferences":
-        assignment = assign_by_preference({s.power: list(s.preferences or []) for s in seats},
-                                          chooser, variant.powers)
+        wishes = {s.power: seat_ranking(list(s.preferences or []), variant.seats) for s in seats}
+        assignment = assign_by_preference(wishes, chooser, list(labels))
     else:
-        assignment = assign_by_lot(list(by_name), chooser, variant.powers)
+        assignment = assign_by_lot(list(by_name), chooser, list(labels))
+    given: dict[str, str] = {}
     # placeholders start with "_", so renaming a seat never collides with another's power
-    for placeholder, power in assignment.powers.items():
+    for placeholder, label in assignment.powers.items():
         seat = by_name[placeholder]
-        seat.power = power
-        seat.anon_token = f"{game.name}-{power.lower()}"
-        seat.status = "active"
+        first, *more = labels[label]
+        _take_power(seat, game, first)
+        given[first] = placeholder
+        for power in more:
+            # one row per power (its own ONPs, late days and orders), the same player and
+            # password: a person with three powers who sends nothing has three ONPs
+            extra = Seat(game_id=game.id, power=power, account_id=seat.account_id,
+                         password_hash=seat.password_hash,
+                         preferences=list(seat.preferences or []))
+            session.add(extra)
+            _take_power(extra, game, power)
+            given[power] = placeholder
     record = {"seed": seed, "method": options(game)["assignment"],
               "players": {p: by_name[p].account_id for p in by_name},
               "powers": dict(assignment.powers),
@@ -300,7 +316,13 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
                        now)
     gamerepo.audit(session, now, "start", game_id=game.id, seed=seed,
                    powers=dict(assignment.powers))
-    return {power: placeholder for placeholder, power in assignment.powers.items()}
+    return given
+
+
+def _take_power(seat: Seat, game: Game, power: str) -> None:
+    seat.power = power
+    seat.anon_token = f"{game.name}-{power.lower()}"
+    seat.status = "active"
 
 
 def position_json(position: Position) -> dict[str, Any]:

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
@@ -31,6 +34,14 @@ log = logging.getLogger(__name__)
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 STATE_KEY = "turn_state"
+LOT_KEY = "lot_record"  # seed 001's two-player lot: seed, seats, the winner, who Italy joins
+
+
+def lot_joins(game: Game) -> str | None:
+    """The power the two-player lot gave the neutral power to (None before the draw)."""
+    record = (game.options or {}).get(LOT_KEY) or {}
+    joins = record.get("joins")
+    return str(joins) if joins else None
 
 
 def game_options(options: dict[str, Any]) -> GameOptions:
@@ -45,6 +56,7 @@ def game_options(options: dict[str, Any]) -> GameOptions:
         replacement_wait=timedelta(hours=float(options.get("replacement_wait_hours", 168))),
         replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
         resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
+        removal_distance=RemovalDistance(options.get("removal_distance", "home")),
         end=EndConditions(
             solo_centers=end.get("centres", options.get("victory", 18)),
             end_after=Phase.parse(end_after) if end_after else None,
@@ -149,7 +161,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
             power=power, status=status, strikes=strikes,
             late_days_left=late_days_left(row, options),
             late_days_used_this_turn=row.late_days_this_turn,
-            has_orders=has, wait=row.wait or stale,
+            has_orders=has, wait=row.wait or stale, holder=row.account_id,
         )
     foreign: dict[str, dict[str, list[Order]]] = {}
     for vote in votes(session, game.id, phase=game.phase, kind="sommossa_order"):
@@ -178,5 +190,7 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
         replacement=replacement,
         draw_votes=draw,
         concessions=concessions,
+        variant=installed_variant(game.variant or DEFAULT_VARIANT),
+        joins=lot_joins(game),
     )
     return Gathered(snapshot, rows, texts)

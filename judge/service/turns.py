@@ -18,9 +18,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from judge.adjudicator.adjudication import Adjudication, adjudicate
+from judge.adjudicator.adjudication import Adjudication, Options, adjudicate
+from judge.adjudicator.catalog import DEFAULT_VARIANT
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.outcomes import Outcome
+from judge.adjudicator.variant import Variant
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
 from judge.maps.attachment import map_attachment
@@ -31,9 +34,11 @@ from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot
 from judge.service import announce, deadlines
 from judge.service.ending import finish_game
+from judge.service.lot import draw_lot
 from judge.service.snapshot_rows import (
     build_snapshot,
     game_options,
+    lot_joins,
     rules_status,
     set_turn_state,
     storage_status,
@@ -167,6 +172,10 @@ def _move_deadline(session: Session, game: Game, now: datetime, settings: Settin
     return TurnReport(action, decision.why.value, game.phase, game.phase, subject, body)
 
 
+def game_variant(game: Game) -> Variant:
+    return installed_variant(game.variant or DEFAULT_VARIANT)
+
+
 def _seat_rows(session: Session, game: Game) -> list[Seat]:
     return seats(session, game.id)
 
@@ -213,7 +222,8 @@ def _record(before: dict[str, Any], after: dict[str, Any], adj: Adjudication,
 def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSnapshot,
              decision: Decision) -> TurnReport:
     """The would-be results, rendered for the GM only; nothing is stored or sent."""
-    adj = adjudicate(snapshot.position, dict(decision.orders))
+    adj = adjudicate(snapshot.position, dict(decision.orders),
+                     Options(snapshot.options.removal_distance, snapshot.joins), snapshot.variant)
     record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
     view = results_view(announce.game_info(game, settings), record, preview=True,
                         seats=announce.seat_infos(_seat_rows(session, game), game.options))
@@ -227,13 +237,20 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     phase = game.phase
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
-    adj = adjudicate(snapshot_position, dict(decision.orders))
+    variant = game_variant(game)
+    adj = adjudicate(snapshot_position, dict(decision.orders),
+                     Options(game_options(game.options).removal_distance, lot_joins(game)),
+                     variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)
     notices = _apply_seats(session, game, decision)
     record = _record(before, after, adj, sources)
+    # seed 001's two-player game: the lot is drawn as the game reaches the Fall 1914
+    # adjustments, and announced in this bulletin, before anyone orders for Italy
+    notices += draw_lot(session, game, adj.position.phase, now)
 
-    ended: GameEnd | None = check_end(adj.position, game_options(game.options).end, now)
+    ended: GameEnd | None = check_end(adj.position, game_options(game.options).end, now,
+                                      variant=variant, joins=lot_joins(game))
     next_phase = str(adj.position.phase)
     suspended = decision.suspend_until is not None
     due_at = None

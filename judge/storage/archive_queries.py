@@ -27,13 +27,20 @@ def _players(session: Any, game: Game) -> list[dict[str, Any]] | None:
     if _blind(game) and game.status != "finished":
         return None
     rows = session.execute(
-        select(Seat.power, Seat.status, Account.display_name)
+        select(Seat.power, Seat.status, Account.display_name, Seat.account_id)
         .outerjoin(Account, Account.id == Seat.account_id)
         .where(Seat.game_id == game.id)
         .order_by(Seat.power)
     ).all()
+    # seed 001's fewer-player games: the other powers the same person holds
+    held: dict[int, list[str]] = {}
+    for power, _status, _name, account in rows:
+        if account is not None:
+            held.setdefault(account, []).append(power)
     # display names only: an address is never shown, blind game or not
-    return [{"power": p, "status": s, "name": n or ""} for p, s, n in rows]
+    return [{"power": p, "status": s, "name": n or "",
+             "with": [o for o in held.get(a, []) if o != p] if a is not None else []}
+            for p, s, n, a in rows]
 
 
 def _game_row(session: Any, game: Game) -> dict[str, Any]:

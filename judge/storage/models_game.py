@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.rules.option_registry import default_options
 from judge.storage.base import Base
 
 GAME_STATUSES = ("forming", "active", "paused", "finished")
@@ -18,20 +20,9 @@ DEADLINE_KINDS = ("process", "reminder")
 
 
 def default_game_options() -> dict[str, Any]:
-    return {
-        "press": "white",
-        "blind": False,
-        "deadlines_hours": {"M": 72, "R": 24, "A": 24},
-        "timezone": "Europe/Rome",
-        "late_bonus_days": 10,
-        "late_max_per_turn": 3,
-        "rules": "italian",
-        "end": {"centres": 18},
-        # the final bulletin's scores: seed 000's 100 points, draw size or sum of squares
-        "scoring": "hundred",
-        "assignment": "lot",
-        "restrict_press": False,
-    }
+    # the options' defaults come from the one registry (judge.rules.option_registry);
+    # restrict_press is the judge's bookkeeping, no option anyone sets
+    return {**default_options(), "restrict_press": False}
 
 
 class Account(Base):
@@ -58,7 +49,8 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=default_game_options)
     password_hash: Mapped[str] = mapped_column(String(255), default="")
     gm_account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id"))
-    phase: Mapped[str] = mapped_column(String(8), default="S1901M")
+    # the default variant's first phase until START sets the game's own
+    phase: Mapped[str] = mapped_column(String(8), default=lambda: str(installed_variant().first_phase))
     position: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline: Mapped[datetime | None]
     created: Mapped[datetime]

@@ -150,6 +150,11 @@ def canonical_orders(phase: Phase) -> dict[str, list[str]]:
                 _, other = _unit_at(phase, words[2])
             except KeyError:  # support or convoy of an empty province: void either way
                 other = f"A {_code(words[2])}"
+            if verb == "convoy" and other.startswith("F "):
+                # a fleet "convoying" a fleet (seen: F ADR C F ION - NAF): no such order in
+                # the rules nor in the canonical notation; the record's judge voided it, and a
+                # void convoy is a hold, as a missing order is
+                continue
             letter = "S" if verb == "support" else "C"
             if len(words) >= 5 and words[3] == "move":
                 text = f"{unit} {letter} {other} - {_code(words[4])}"

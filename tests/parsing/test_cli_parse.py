@@ -98,3 +98,14 @@ def test_installed_command() -> None:
     )  # fmt: skip
     assert done.stdout.splitlines()[0] == "A VEN - TRI"
     assert done.stdout.splitlines()[1].startswith("ERROR: convoy_by_coastal_fleet: ")
+
+
+def test_variant_names_the_map_the_units_stand_on(capsys, monkeypatch) -> None:
+    """Pure: every capital borders every other, so Paris - London is a move there and not on
+    the standard map (``--variant``, default standard; no global board)."""
+    units = ("--phase", "S1901M", "--units", '{"FRANCE": ["A PAR"]}', "--power", "FRANCE")
+    _, standard, _ = run(capsys, monkeypatch, "A PAR - LON\n", "--lang", "en", *units)
+    assert standard[0].startswith("ERROR: not_adjacent: ")
+    _, pure, _ = run(capsys, monkeypatch, "A PAR - LON\n", "--lang", "en", *units,
+                     "--variant", "pure")
+    assert pure == ["A PAR - LON"]

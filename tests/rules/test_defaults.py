@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from judge.adjudicator.catalog import variant
 from judge.adjudicator.orders import parse_unit
 from judge.adjudicator.position import Dislodged
 from judge.rules.defaults import (
@@ -15,6 +16,7 @@ from judge.rules.generated import GeneratedWhy
 from tests.rules.helpers import position, texts
 
 ENGLAND_HOMES = {"ENGLAND": ["EDI", "LON", "LVP"]}
+STANDARD_BOARD = variant("standard").board
 
 
 def _england_builds(units: list[str], centers: list[str]) -> list[str]:
@@ -63,7 +65,7 @@ def test_no_build_on_a_lost_home_centre() -> None:
 def _retreat(power: str, unit: str, retreats: tuple[str, ...]) -> str:
     pos = position("F1901R", {})
     dislodged = Dislodged(parse_unit(unit, power), None, retreats)
-    return str(tacit_retreat(dislodged, pos.homes))
+    return str(tacit_retreat(dislodged, pos.homes, STANDARD_BOARD))
 
 
 def test_seed_tacit_retreat_prefers_the_original_borders() -> None:
@@ -90,7 +92,8 @@ def test_tacit_retreat_on_a_real_position() -> None:
 
 def test_tacit_retreat_with_nowhere_to_go_disbands() -> None:
     pos = position("F1901R", {})
-    generated = tacit_retreat(Dislodged(parse_unit("A MUN", "GERMANY"), "BOH", ()), pos.homes)
+    generated = tacit_retreat(Dislodged(parse_unit("A MUN", "GERMANY"), "BOH", ()), pos.homes,
+                              STANDARD_BOARD)
     assert str(generated) == "A MUN D"
     assert generated.why is GeneratedWhy.TACIT_RETREAT_NOWHERE
 

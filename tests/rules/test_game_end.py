@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from judge.adjudicator.catalog import variant
 from judge.adjudicator.phase import Phase
 from judge.rules.game_end import (
     SEED_000_DEFAULT_END,
@@ -79,3 +80,32 @@ def test_elimination_and_last_survivor() -> None:
     pos = _pos(units={"FRANCE": ["A PAR"]}, centers={"FRANCE": ["PAR"]})
     end = check_end(pos, EndConditions(solo_centers=None), NOW)
     assert end is not None and end.reason is EndReason.LAST_SURVIVOR
+
+
+def test_a_player_of_several_powers_wins_with_their_centres_together() -> None:
+    """Seed 001, three players: France/Turkey with 10 + 8 centres wins at 18 though neither
+    country has 18; the seven-power count would see no winner."""
+    three = variant("standard-3")
+    pos = _pos(centers={"FRANCE": EIGHTEEN[:10], "TURKEY": EIGHTEEN[10:], "RUSSIA": ["MOS"]})
+    assert check_end(pos, EndConditions(), NOW) is None
+    end = check_end(pos, EndConditions(), NOW, variant=three)
+    assert end is not None and end.reason is EndReason.SOLO
+    assert end.winners == ("FRANCE", "TURKEY")
+    # only one player's powers left: that player has won
+    alone = _pos(units={"FRANCE": ["A PAR"], "TURKEY": ["A CON"]},
+                 centers={"FRANCE": ["PAR"], "TURKEY": ["CON"]})
+    assert check_end(alone, EndConditions(), NOW) is None  # seven players: two survive
+    last = check_end(alone, EndConditions(), NOW, variant=three)
+    assert last is not None and last.reason is EndReason.LAST_SURVIVOR
+
+
+def test_the_two_player_lot_counts_italy_for_its_new_player() -> None:
+    two = variant("standard-2")
+    centres = {"ENGLAND": EIGHTEEN[:8], "FRANCE": EIGHTEEN[8:14], "RUSSIA": ["MOS", "WAR",
+               "SEV", "STP"], "ITALY": ["ROM", "VEN", "TRI", "VIE", "BUD", "SER"]}
+    pos = _pos(phase="S1916M", centers=centres)
+    # 18 without Italy; with Italy (joined England's side by the lot) 24
+    assert check_end(pos, EndConditions(solo_centers=24), NOW, variant=two,
+                     joins="AUSTRIA") is None
+    end = check_end(pos, EndConditions(solo_centers=24), NOW, variant=two, joins="ENGLAND")
+    assert end is not None and end.winners == ("ENGLAND", "FRANCE", "ITALY", "RUSSIA")

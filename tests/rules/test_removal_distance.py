@@ -20,7 +20,7 @@ from judge.rules.house_jsonio import adjudicate_json_with_rules
 CASES_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "teddriggs_datc.json"
 _POWERS = {"AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",
            "ITA": "ITALY", "RUS": "RUSSIA", "TUR": "TURKEY"}
-WANTED = ("t6j03", "t6j06", "t6j10", "t6j11")
+WANTED = ("t6j03", "t6j06", "t6j10", "t6j11")  # 6.J.9: the two tests below
 
 
 def _cases() -> list[dict]:
@@ -76,3 +76,34 @@ def test_home_distance_stays_the_default() -> None:
     removed = sorted(f"{power} {r['order']}" for power, rs in answer["results"].items()
                      for r in rs if r["order"].endswith(" D"))
     assert removed != expected  # 6.J.3 of the 1971 edition: the home-centre distance
+
+
+def _removed(request: dict) -> list[str]:
+    answer = adjudicate_json_with_rules(request)
+    return sorted(f"{power} {r['order']}" for power, rs in answer["results"].items()
+                  for r in rs if r["order"].endswith(" D"))
+
+
+@pytest.mark.parametrize("rules", ["italian", "rulebook", "french"])
+def test_6j9_first_scenario_counts_from_the_south_coast(rules: str) -> None:
+    if not CASES_FILE.exists():
+        pytest.skip(f"{CASES_FILE} is not there")
+    case = next(c for c in json.loads(CASES_FILE.read_text("utf-8"))["cases"]
+                if c["name"] == "t6j09_civil_disorder_must_be_counted_from_both_coasts")
+    request, expected = _request(case, rules)
+    assert _removed(request) == expected == ["RUSSIA A ALB D"]  # F BAL - BOT - STP/SC: two
+
+
+@pytest.mark.parametrize("rules", ["italian", "rulebook", "french"])
+@pytest.mark.parametrize("army", ["GRE", "ALB"])
+def test_6j9_second_scenario_counts_from_the_north_coast(rules: str, army: str) -> None:
+    """DATC 3.0 6.J.9, second scenario, as the DATC text states it: Russia owns St Petersburg
+    and Sevastopol, has A Greece, A Sevastopol, F Skagerrak and must remove one; the fleet is
+    two from St Petersburg (north coast, by Norway), the army three from Sevastopol, so the army
+    goes. TedDriggs's JSON puts the army in Albania (also three: ALB - SER - RUM - SEV) but
+    expects the fleet removed, which contradicts the DATC's own reasoning; we follow the DATC."""
+    request = {"phase": "W1901A",
+               "units": {"RUSSIA": [f"A {army}", "A SEV", "F SKA"]},
+               "centers": {"RUSSIA": ["SEV", "STP"], "GERMANY": ["WAR"], "ENGLAND": ["MOS"]},
+               "orders": {}, "rules": rules, "options": {"removal_distance": "owned"}}
+    assert _removed(request) == [f"RUSSIA A {army} D"]

@@ -62,7 +62,7 @@ def test_join_start_assigns_every_power_and_records_the_draw(db: Database) -> No
     assert sorted(seats) == sorted(POWERS)
     record = game.options["assignment_record"]
     lots = [Lot(lot["prize"], tuple(lot["contenders"]), lot["winner"]) for lot in record["lots"]]
-    assert replay_lot(list(record["players"]), lots).powers == record["powers"]
+    assert replay_lot(list(record["players"]), lots, POWERS).powers == record["powers"]
     assert "not taking players" in h.reply(PLAYERS[0], "JOIN alpha late")
     assert all(any(m.to == p and "You play" in m.body for m in h.outbox) for p in PLAYERS)
 

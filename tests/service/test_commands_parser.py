@@ -16,6 +16,7 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
+from judge.rules.option_registry import OPTIONS
 from judge.service.commands.session import echo_of
 
 
@@ -44,9 +45,9 @@ def test_every_command_has_keywords_args_and_help_in_three_languages() -> None:
         for lang in ("en", "it", "fr"):
             assert info[lang], (verb, lang)
             assert lang in info["args"] and info["help"][lang], (verb, lang)
-    for key, info in raw["options"].items():
+    for spec in OPTIONS:  # the game options: the option registry
         for lang in ("en", "it", "fr"):
-            assert info[lang] and info["help"][lang], (key, lang)
+            assert spec.words[lang] and spec.values[lang], (spec.key, lang)
 
 
 def test_accents_and_case_do_not_matter() -> None:
@@ -166,11 +167,12 @@ def test_no_keyword_phrase_means_two_things() -> None:
 
     raw = lexicon().raw
     meaning: dict[tuple[str, ...], set[str]] = {}
-    for kind in ("commands", "options"):
-        for key, info in raw[kind].items():
-            for lang in ("en", "it", "fr"):
-                for phrase in info[lang]:
-                    meaning.setdefault(tuple(fold(phrase).split()), set()).add(key)
+    words = {key: info for key, info in raw["commands"].items()}
+    words.update({f"option:{spec.key}": spec.words for spec in OPTIONS})
+    for key, info in words.items():
+        for lang in ("en", "it", "fr"):
+            for phrase in info[lang]:
+                meaning.setdefault(tuple(fold(phrase).split()), set()).add(key)
     clashes = {p: keys for p, keys in meaning.items() if len(keys) > 1}
     assert clashes == {}
     assert only(["RESUME"]).verb is Verb.RESUME

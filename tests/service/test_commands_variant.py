@@ -31,9 +31,32 @@ def test_italian_and_french_words_name_the_option(db: Database) -> None:
     assert h.game("uno").variant == "pure" and h.game("deux").variant == "pure"
 
 
-def test_unknown_and_not_yet_seated_variants_are_refused(db: Database) -> None:
+def test_unknown_variants_are_refused(db: Database) -> None:
     h = Harness(db)
     assert "is not allowed" in h.reply(GM, "CREATE beta secret\nVARIANT atlantis")
-    # seed 001's six-player game: adjudicated by judge adjudicate, not yet seated by mail
-    assert "is not allowed" in h.reply(GM, "CREATE gamma secret\nVARIANT standard-6")
+    assert "not allowed (8)" in h.reply(GM, "CREATE gamma secret\nPLAYERS 8")
+    # seed 001's six-player game is seated by mail too (PLAYERS 6 names it)
+    h.reply(GM, "CREATE delta secret\nVARIANT standard-6")
     assert h.game("beta").variant == "standard" and h.game("gamma").variant == "standard"
+    assert h.game("delta").variant == "standard-6"
+
+
+def test_players_and_removals_are_listed(db: Database) -> None:
+    h = Harness(db)
+    h.reply(GM, "CREATE tre secret\nPLAYERS 3\nREMOVALS owned")
+    h.mail(PLAYERS[0], "JOIN tre pw")
+    listed = h.reply(PLAYERS[1], "LIST tre")
+    assert "1/3 players" in listed and "Variant standard-3." in listed, listed
+    assert "distance to owned centres" in listed
+    game = h.game("tre")
+    assert game.options["removal_distance"] == "owned" and game.variant == "standard-3"
+    # three players join, START: seven seat rows, three people
+    h.mail(PLAYERS[1], "JOIN tre pw")
+    h.mail(PLAYERS[2], "JOIN tre pw")
+    h.mail(GM, "SIGNON GM tre secret\nSTART")
+    assert h.game("tre").status == "active"
+    assert "3/3 players" in h.reply(PLAYERS[3], "LIST tre")
+    with db.session() as session:
+        assert len(gamerepo.seats(session, h.game("tre").id)) == 7
+    # the variant cannot change once the game has started
+    assert "cannot change" in h.reply(GM, "SIGNON GM tre secret\nPLAYERS 4")

@@ -64,12 +64,20 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     return rows
 
 
+def _players(s: MailSession, game: Game) -> int:
+    """People in the game: seed 001's fewer-player games give one person several seat rows."""
+    rows = gamerepo.seats(s.session, game.id)
+    return len({r.account_id for r in rows if r.account_id is not None}
+               | {-r.id for r in rows if r.account_id is None})
+
+
 def game_status(s: MailSession, game: Game) -> dict[str, Any]:
-    joined = len(gamerepo.seats(s.session, game.id))
+    joined = _players(s, game)
     return {"game": game.name, "status": game.status, "phase": game.phase,
             "language": game.language,
             "deadline": games.local_time(game, game.deadline) if game.deadline else None,
-            "joined": joined, "options": games.describe_options(game),
+            "joined": joined, "needed": games.game_variant(game).players,
+            "options": games.describe_options(game),
             "seats": seat_rows(s, game) if game.status != "forming" else []}
 
 
@@ -81,7 +89,7 @@ def list_command(s: MailSession, cmd: Command) -> None:
             s.say(Done.GAME_STATUS, **game_status(s, game))
         return
     rows = [{"game": g.name, "status": g.status, "phase": g.phase, "language": g.language,
-             "joined": len(gamerepo.seats(s.session, g.id))}
+             "joined": _players(s, g), "needed": games.game_variant(g).players}
             for g in playrepo.games_with_status(s.session, ("forming", "active", "paused"))]
     s.say(Done.GAME_LIST, games=rows)
 

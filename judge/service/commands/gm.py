@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from judge.adjudicator.geography import POWERS
 from judge.bulletins.views import end_view
 from judge.parsing.commands import Command, Verb, lexicon
+from judge.rules.option_registry import locked_after_start
 from judge.service import announce, deadlines, ending, games, turns, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import guard
@@ -17,7 +17,7 @@ from judge.storage import gamerepo, playrepo
 from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
-LOCKED_AFTER_START = frozenset({"assignment", "blind"})
+LOCKED_AFTER_START = locked_after_start()  # from the option registry
 
 
 def _game(s: MailSession) -> Game:
@@ -68,21 +68,28 @@ def start_command(s: MailSession, cmd: Command) -> None:
         return
     deadline = games.local_time(game, game.deadline) if game.deadline else ""
     rows = []
-    for seat in games.assigned_seats(s.session, game):
+    told: set[int] = set()
+    assigned = games.assigned_seats(s.session, game)
+    for seat in assigned:
         public = games.public_address(s.session, game, seat, s.settings)
         rows.append({"power": seat.power, "address": public})
         address = games.address_of_account(s.session, seat.account_id)
-        if address:
+        if address and seat.account_id not in told:
+            # one mail per player, naming every power he holds (seed 001's fewer-player games)
+            told.add(seat.account_id or 0)
+            others = [o.power for o in assigned
+                      if o.account_id == seat.account_id and o.power != seat.power]
             blind = games.is_blind(game)
             anon = games.anon_address(game, seat.power, s.settings) if blind else None
             relay = games.relay_address(game, "POWER", seat, s.settings) if blind else None
             s.notify(address, game, Done.STARTED, game=game.name, power=seat.power,
-                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay)
+                     deadline=deadline, anon=anon, seats=[], gm=False, relay=relay,
+                     others=others, phase=game.phase)
     s.say(Done.STARTED, game=game.name, power=None, deadline=deadline, anon=None, seats=rows,
-          gm=True)
+          gm=True, phase=game.phase)
     for address in games.observers(game):
         s.notify(address, game, Done.STARTED, game=game.name, power=None, deadline=deadline,
-                 anon=None, seats=rows, gm=False)
+                 anon=None, seats=rows, gm=False, phase=game.phase)
 
 
 def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
@@ -303,7 +310,7 @@ def end_command(s: MailSession, cmd: Command) -> None:
     counts: dict[str, int] = {}
     if game.position:
         position = games.load_position(game)
-        counts = {p: len(position.centers_of(p)) for p in POWERS}
+        counts = {p: len(position.centers_of(p)) for p in position.powers()}
     game.status = "finished"
     game.deadline = None
     deadlines.clear(s.session, game)

@@ -97,6 +97,11 @@ def flush_orders(s: MailSession) -> None:
     s.entries.append(ReplyEntry(echo="\n".join(line.text for line in lines)))
     first_new = len(actor.order_lines) + 1
     every_line = [*actor.order_lines, *lines]
+    held = held_powers(s, game, seat.power)
+    if len(held) > 1:
+        actor.order_lines = every_line
+        _flush_several(s, actor, held, every_line, first_new)
+        return
     try:
         outcome = usecases.submit_orders(s.session, game, seat.power,
                                          [line.text for line in every_line], s.now,
@@ -115,6 +120,69 @@ def flush_orders(s: MailSession) -> None:
     s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
           orders=in_notation(outcome.stored, game.language),
           missing=in_notation(outcome.missing, game.language))
+
+
+def held_powers(s: MailSession, game: Game, power: str) -> list[str]:
+    """The powers the signed-on player holds in ``game``: seed 001's games for two to four
+    players give one person several, and one SIGNON (with any of them) orders them all."""
+    seat = playrepo.seat_by_power(s.session, game.id, power)
+    if seat is None or seat.account_id is None:
+        return [power]
+    rows = playrepo.seats_of_account(s.session, game.id, seat.account_id)
+    powers = sorted(r.power for r in rows if games.is_assigned(r) and r.status not in EXCLUDED)
+    return powers if power in powers else [power]
+
+
+def route_orders(game: Game, powers: list[str], texts: list[str]) -> dict[str, list[int]]:
+    """Which of ``powers`` each order line is for (line indexes per power): the power whose
+    unit (or home centre, for a build) the line names; a line none of them can give goes to
+    the first power whose unit it names, else to the first power (which says what is wrong)."""
+    position = games.load_position(game)
+    rules = str(games.options(game)["rules"])
+    reports = {p: parse_orders(texts, game.language, position=position, power=p, rules=rules)
+               for p in powers}
+    errors = {p: {item.line_no: item.error for item in r.items} for p, r in reports.items()}
+    routed: dict[str, list[int]] = {}
+    for index in range(len(texts)):
+        line_no = index + 1
+        fine = [p for p in powers if errors[p].get(line_no) is None]
+        own = [p for p in powers if errors[p].get(line_no) is not ParseError.NOT_YOUR_UNIT]
+        target = (fine or own or powers)[0]
+        routed.setdefault(target, []).append(index)
+    return routed
+
+
+def _flush_several(s: MailSession, actor: Any, powers: list[str], every_line: list[OrderLine],
+                   first_new: int) -> None:
+    """One mail's order lines for several powers of the same player: each power's lines are
+    that power's whole set (a power the mail says nothing about keeps what it had)."""
+    game = actor.game
+    routed = route_orders(game, powers, [line.text for line in every_line])
+    new = {i for i in range(len(every_line)) if i + 1 >= first_new}
+    stored_any = False
+    for power in powers:
+        indexes = routed.get(power, [])
+        if not indexes or not new.intersection(indexes):
+            continue  # nothing new for this power in this part of the mail
+        mine = [every_line[i].text for i in indexes]
+        first = next(n for n, i in enumerate(indexes, start=1) if i in new)
+        try:
+            outcome = usecases.submit_orders(s.session, game, power, mine, s.now,
+                                             by_account_id=s.account.id,
+                                             previous=actor.stored_by.get(power))
+        except usecases.Denied as denied:
+            s.say(denied.reason, **denied.params)
+            continue
+        _say_report(s, outcome.report, first)
+        if outcome.version is None:
+            continue
+        stored_any = True
+        actor.stored_by[power] = outcome.stored
+        s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
+              orders=in_notation(outcome.stored, game.language),
+              missing=in_notation(outcome.missing, game.language))
+    if not stored_any and not any(actor.stored_by.values()):
+        s.say(CommandRefusal.NO_VALID_ORDERS)
 
 
 def warn_unordered_units(s: MailSession) -> None:

@@ -52,7 +52,11 @@ def password_command(s: MailSession, cmd: Command) -> None:
     if s.actor.seat is None:
         s.actor.game.password_hash = new_hash
     else:
-        s.actor.seat.password_hash = new_hash
+        # a player holding several powers (seed 001) has one password for all of them
+        seat = s.actor.seat
+        for row in playrepo.seats_of_account(s.session, seat.game_id, seat.account_id or -1):
+            row.password_hash = new_hash
+        seat.password_hash = new_hash
     gamerepo.audit(s.session, s.now, "set_password", game_id=s.actor.game.id,
                    actor_account_id=s.account.id, power=s.actor.power or "GM")
     s.say(Done.PASSWORD_CHANGED, game=s.actor.game.name)

@@ -51,6 +51,8 @@ class Actor:
     # between them made the judge store what came before
     order_lines: list[OrderLine] = field(default_factory=list)
     stored: list[str] | None = None  # the set this signon last stored
+    # a player with several powers (seed 001): what this signon last stored for each
+    stored_by: dict[str, list[str]] = field(default_factory=dict)
     sent_for: bool = False  # a FOR block was sent (the own units may still lack orders)
 
     @property

@@ -1,0 +1,172 @@
+"""Every game option, declared once: its name, its words in three languages, its type, its
+default, how a value is checked, and the rule sets it applies to.
+
+Read by the CREATE/SET parser (``judge.parsing.commands_options``: the keywords and the value
+grammar of each type), the storage defaults (``default_game_options``), LIST and SUMMARY
+(``shown_options``), HELP and the README's option table (``judge.parsing.command_table``), and
+the service (``judge.service.games.apply_option``: which options lock at START). A new option
+is one entry here plus, when its type is new, one reading function in the parser.
+
+Pure data: no I/O. Canonical values are what the game's option dict stores; each choice has
+its words in the three languages (matched accent- and case-insensitively).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from judge.rules.options import RuleSet
+
+
+class OptionType(StrEnum):
+    CHOICE = "choice"  # one of ``choices`` (canonical value -> words)
+    FLAG = "flag"  # yes/no; the bare keyword means yes
+    TEXT = "text"  # one word, checked by the service (a time zone)
+    NAME = "name"  # one word, lower-cased, checked against what is installed (a variant)
+    NUMBER = "number"  # a whole number between ``low`` and ``high``
+    LATE_DAYS = "late_days"  # "total [per-turn]"
+    DEADLINES = "deadlines"  # "M=72 R=24 A=24" (hours per phase kind)
+    ENDING = "ending"  # centres, a date (YYYY-MM-DD) or a phase (F1910M)
+
+
+BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
+    "true": ("YES", "Y", "ON", "TRUE", "SI", "OUI"),
+    "false": ("NO", "N", "OFF", "FALSE", "NON"),
+}
+EVERY_RULE_SET = frozenset(RuleSet)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    key: str  # the option's name (and its key in the game's option dict, unless ``stored``)
+    words: Mapping[str, tuple[str, ...]]  # language -> keywords, the usual one first
+    type: OptionType
+    values: Mapping[str, str]  # language -> what the values look like (HELP, README)
+    default: Any = None  # stored at CREATE (None: not stored; the game row holds it)
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    low: int = 0
+    high: int = 0
+    rule_sets: frozenset[RuleSet] = EVERY_RULE_SET  # where the option means something
+    locked_after_start: bool = False
+    shown: bool = True  # listed by LIST and SUMMARY
+
+    def keyword(self, lang: str) -> str:
+        return self.words[lang][0]
+
+    def applies_to(self, rules: RuleSet) -> bool:
+        return rules in self.rule_sets
+
+
+def _w(en: str | tuple[str, ...], it: str | tuple[str, ...], fr: str | tuple[str, ...],
+       ) -> dict[str, tuple[str, ...]]:
+    def t(v: str | tuple[str, ...]) -> tuple[str, ...]:
+        return (v,) if isinstance(v, str) else v
+    return {"en": t(en), "it": t(it), "fr": t(fr)}
+
+
+def _v(en: str, it: str | None = None, fr: str | None = None) -> dict[str, str]:
+    return {"en": en, "it": it if it is not None else en, "fr": fr if fr is not None else en}
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("language", _w("LANGUAGE", "LINGUA", "LANGUE"), OptionType.CHOICE,
+               _v("it|fr|en"),
+               choices={"en": ("EN", "ENGLISH", "INGLESE", "ANGLAIS"),
+                        "it": ("IT", "ITALIAN", "ITALIANO", "ITALIEN"),
+                        "fr": ("FR", "FRENCH", "FRANCESE", "FRANCAIS")}),
+    OptionSpec("press", _w("PRESS", "STAMPA", "PRESSE"), OptionType.CHOICE,
+               _v("white|grey|none", "bianca|grigia|nessuna", "blanche|grise|aucune"),
+               default="white",
+               choices={"white": ("WHITE", "BIANCA", "BLANCHE", "YES", "SI", "OUI"),
+                        "grey": ("GREY", "GRAY", "GRIGIA", "GRISE"),
+                        "none": ("NONE", "NO", "NESSUNA", "AUCUNE", "NON")}),
+    OptionSpec("blind", _w("BLIND", ("BUIO", "AL BUIO"), "AVEUGLE"), OptionType.FLAG,
+               _v("yes|no", "si|no", "oui|non"), default=False, locked_after_start=True),
+    OptionSpec("deadlines_hours", _w("DEADLINES", "SCADENZE", "ECHEANCES"),
+               OptionType.DEADLINES,
+               _v("M=72 R=24 A=24 (hours)", "M=72 R=24 A=24 (ore)", "M=72 R=24 A=24 (heures)"),
+               default={"M": 72, "R": 24, "A": 24}),
+    OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
+                              ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
+               _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome"),
+    # seed 002's ritardo; stored as two keys (late_bonus_days, late_max_per_turn)
+    OptionSpec("late_days", _w(("LATEDAYS", "LATE DAYS"), ("GIORNI RITARDO", "RITARDI"),
+                               ("JOURS RETARD", "RETARDS")), OptionType.LATE_DAYS,
+               _v("total per-turn", "totale per-turno", "total par-tour"),
+               default={"late_bonus_days": 10, "late_max_per_turn": 3}),
+    OptionSpec("end", _w(("ENDING", "END AT"), ("CHIUSURA", "FINE A"), ("CLOTURE", "FIN A")),
+               OptionType.ENDING,
+               _v("18 | YYYY-MM-DD | F1910M", "18 | AAAA-MM-GG | F1910M",
+                  "18 | AAAA-MM-JJ | F1910M"), default={"centres": 18}),
+    OptionSpec("assignment", _w("ASSIGNMENT", "ASSEGNAZIONE", "ATTRIBUTION"), OptionType.CHOICE,
+               _v("lot|preferences", "sorteggio|preferenze", "tirage|preferences"),
+               default="lot", locked_after_start=True,
+               choices={"lot": ("LOT", "RANDOM", "SORTEGGIO", "TIRAGE", "HASARD"),
+                        "preferences": ("PREFERENCES", "PREFERENZE", "PREFS")}),
+    OptionSpec("rules", _w("RULES", "REGOLE", "REGLES"), OptionType.CHOICE,
+               _v("italian|rulebook|french", "italiane|regolamento|francesi",
+                  "italiennes|livre|francaises"), default="italian",
+               choices={"italian": ("ITALIAN", "ITALIANE", "ITALIANO", "ITALIENNES", "CLUB"),
+                        "rulebook": ("RULEBOOK", "REGOLAMENTO", "LIVRE", "STANDARD", "2008"),
+                        "french": ("FRENCH", "FRANCESI", "FRANCESE", "FRANCAISES",
+                                   "FRANCAIS")}),
+    OptionSpec("gm_reads_press", _w(("GMPRESS", "GM PRESS"), "STAMPA ARBITRO", "PRESSE ARBITRE"),
+               OptionType.FLAG,
+               _v("yes|no (GM gets a copy of all press)",
+                  "si|no (l'arbitro riceve copia di tutta la stampa)",
+                  "oui|non (l'arbitre reçoit copie de toute la presse)"), shown=False),
+    OptionSpec("variant", _w("VARIANT", "VARIANTE", "VARIANTE"), OptionType.NAME,
+               _v("standard|standard-2..6|pure (before START; see Variants)",
+                  "standard|standard-2..6|pure (prima di INIZIA)",
+                  "standard|standard-2..6|pure (avant COMMENCER)"), locked_after_start=True),
+    OptionSpec("players", _w("PLAYERS", "GIOCATORI", "JOUEURS"), OptionType.NUMBER,
+               _v("2..7 (seed 001's games for fewer players; before START)",
+                  "2..7 (le partite a meno giocatori del regolamento; prima di INIZIA)",
+                  "2..7 (les parties a moins de joueurs de la regle ; avant COMMENCER)"),
+               low=2, high=7, locked_after_start=True, shown=False),
+    # how civil-disorder and automatic removals count distance: to the home centres (2008
+    # rulebook, seed 000, seed 002) or to the owned ones (2023 rulebook, DATC 3.0 6.J)
+    OptionSpec("removal_distance", _w(("REMOVALS", "REMOVAL DISTANCE"),
+                                      ("RIMOZIONI", "DISTANZA RIMOZIONI"),
+                                      ("RETRAITS", "DISTANCE RETRAITS")), OptionType.CHOICE,
+               _v("home|owned (civil-disorder removals: distance to home or owned centres)",
+                  "origine|posseduti (rimozioni d'ufficio: distanza dai centri d'origine o "
+                  "posseduti)",
+                  "origine|possedes (retraits d'office : distance aux centres d'origine ou "
+                  "possedes)"), default="home",
+               choices={"home": ("HOME", "ORIGINE", "CASA"),
+                        "owned": ("OWNED", "POSSEDUTI", "POSSEDES", "2023")}),
+)
+
+_BY_KEY = {o.key: o for o in OPTIONS}
+
+
+def option(key: str) -> OptionSpec:
+    return _BY_KEY[key]
+
+
+def default_options() -> dict[str, Any]:
+    """What CREATE stores: every option with a default, in its stored shape."""
+    out: dict[str, Any] = {}
+    for spec in OPTIONS:
+        if spec.default is None:
+            continue
+        if spec.type is OptionType.LATE_DAYS:
+            out.update(spec.default)
+        elif isinstance(spec.default, dict):
+            out[spec.key] = dict(spec.default)
+        else:
+            out[spec.key] = spec.default
+    return out
+
+
+def shown_options(rules: RuleSet) -> tuple[OptionSpec, ...]:
+    """The options LIST and SUMMARY show for a game played with ``rules``."""
+    return tuple(o for o in OPTIONS if o.shown and o.applies_to(rules))
+
+
+def locked_after_start() -> frozenset[str]:
+    return frozenset(o.key for o in OPTIONS if o.locked_after_start)

@@ -231,9 +231,9 @@ def position_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Every power's units and centre count after the phase (issue 13: a player checks the
     position in the bulletin, not by replaying the orders)."""
     centers = _centers(record.after)
-    shown = place_abbr if lang == "fr" else place_name
+    shown = _namer(lang, record.after)
     rows = []
-    for power in POWERS:
+    for power in _powers(record.after):
         units = sorted(record.after.get("units", {}).get(power, []))
         if not units and not centers.get(power):
             continue

@@ -163,7 +163,7 @@ class Demo:
             raise DemoError(f"the game did not start (status {status}); see the GM's replies")
         self.say(f"game started: {phase}")
         # the name the archive shows beside each power (SET NAME)
-        for power in POWERS:
+        for power in STANDARD.powers:
             await self.send(player(power), f"SIGNON {power} {GAME} {password(power)}\n"
                                            f"SET NAME {DEMO_NAMES[power]}\n")
         self.say("players set the names the archive shows (SET NAME)")

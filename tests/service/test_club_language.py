@@ -75,9 +75,9 @@ def test_late_days_are_counted_in_words_of_the_language(db: Database, lang: str)
 
 # point 13: the waits the README calls configurable are GM options, set by mail
 WAITS = {
-    "it": "ATTESA SOSTITUTO 10g\nPROROGA SOSTITUTO 72\nVOTO SOMMOSSA 36h\nVOTO SOMMOSSA 40g",
-    "fr": "ATTENTE REMPLACANT 10j\nDELAI REMPLACANT 72\nVOTE SOMMOSSA 36h\nVOTE SOMMOSSA 40j",
-    "en": "REPLACEMENT WAIT 10d\nREPLACEMENT GRACE 72\nSOMMOSSA VOTE 36h\nSOMMOSSA VOTE 40d",
+    "it": "ATTESA SOSTITUTO 240\nPROROGA SOSTITUTO 72\nVOTO SOMMOSSA 36\nVOTO SOMMOSSA 960",
+    "fr": "ATTENTE REMPLACANT 240\nDELAI REMPLACANT 72\nVOTE SOMMOSSA 36\nVOTE SOMMOSSA 960",
+    "en": "REPLACEMENT WAIT 240\nREPLACEMENT GRACE 72\nSOMMOSSA VOTE 36\nSOMMOSSA VOTE 960",
 }
 
 
@@ -91,5 +91,5 @@ def test_the_waits_of_the_house_rules_are_set_by_mail(db: Database, lang: str) -
     rules = rule_options(h.game("club"))
     assert rules.replacement_wait.total_seconds() == 10 * 24 * 3600
     assert rules.replacement_grace.total_seconds() == 72 * 3600
-    # 40 days is refused: the 36 hours stand
+    # 960 hours (40 days) is refused: the 36 hours stand
     assert rules.resume_after_sommossa.total_seconds() == 36 * 3600

@@ -32,8 +32,8 @@ FORBIDDEN_CALLS = {
 ALLOWED_INTERNAL = {
     "adjudicator": {"adjudicator"},
     "rules": {"rules", "adjudicator"},
-    "parsing": {"parsing", "rules", "adjudicator"},
-    "bots": {"bots", "parsing", "rules", "adjudicator"},
+    "parsing": {"parsing", "rules", "adjudicator", "i18n"},
+    "bots": {"bots", "parsing", "rules", "adjudicator", "i18n"},
 }
 # Third-party libraries that exactly one place may import.
 OWNERS = {

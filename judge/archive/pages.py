@@ -13,42 +13,129 @@ from typing import Any
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.archive.chart import centre_chart
+from judge.bulletins import names
+from judge.i18n import N_, tr
 from judge.maps import render_svg, snapshot_from_turn
+from judge.templating import power_name
 
 # addresses never reach the archive, even inside a bulletin text (blind games, spam harvesters)
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+# the words a reader sees for the stored codes (English msgids of the catalogs; the page's
+# language is applied where they are shown): seats, orders the judge made up, outcomes
+SEAT_WORDS = {"active": N_("playing"), "onp1": N_("missed orders once (ONP)"),
+              "abandoned": N_("abandoned, replacement sought"), "sommossa": N_("in Sommossa"),
+              "eliminated": N_("eliminated"), "vacant": N_("no player"),
+              "computer": N_("played by the computer")}
+SOURCE_WORDS = {"onp": N_("no orders: hold and mutual support"),
+                "majority": N_("abandoned: the other players' majority"),
+                "sommossa": N_("Sommossa: the other players' majority"),
+                "generated": N_("no orders: default"),
+                "computer": N_("ordered by the computer")}
+GAME_STATUS_WORDS = {"forming": N_("forming"), "active": N_("in play"), "paused": N_("paused"),
+                     "finished": N_("finished")}
+RESULT_WORDS = {"succeeds": N_("succeeds"), "fails": N_("fails")}
+REASON_WORDS = {
+    "bounced": N_("bounced"), "no_convoy_route": N_("no convoy route"),
+    "convoy_disrupted": N_("convoy disrupted"), "convoy_paradox": N_("convoy paradox"),
+    "dislodged": N_("dislodged"), "support_cut": N_("support cut"),
+    "void": N_("void: the order it helps was not given"), "illegal": N_("illegal"),
+}
+REFUSAL_WORDS = {
+    "unknown_location": N_("unknown place"), "wrong_phase": N_("not an order of this phase"),
+    "no_unit": N_("no unit there"), "not_your_unit": N_("not the power's unit"),
+    "wrong_unit_type": N_("wrong unit type"),
+    "move_to_own_province": N_("a move to its own province"),
+    "not_adjacent": N_("not adjacent"), "no_fleets_to_convoy": N_("no fleets to convoy"),
+    "army_to_sea": N_("an army cannot go to sea"), "fleet_to_land": N_("a fleet cannot go inland"),
+    "missing_coast": N_("coast not given"), "wrong_coast": N_("that coast cannot be reached"),
+    "support_self": N_("a unit cannot support itself"),
+    "support_own_province": N_("support for an attack on the supporter"),
+    "no_supported_unit": N_("no unit to support"),
+    "wrong_supported_type": N_("the supported unit is of another type"),
+    "support_unreachable": N_("the supporter cannot reach that province"),
+    "supported_move_impossible": N_("the supported move is impossible"),
+    "convoy_by_army": N_("an army cannot convoy"),
+    "convoy_not_at_sea": N_("only a fleet at sea can convoy"),
+    "no_convoyed_army": N_("no army to convoy"),
+    "convoy_target_not_coastal": N_("a convoy must end on a coast"),
+    "convoy_not_on_route": N_("the fleet is not on a convoy route"),
+    "not_dislodged": N_("the unit was not dislodged"),
+    "retreat_not_allowed": N_("retreat not allowed there"),
+    "no_builds_available": N_("no build available"), "no_removals_needed": N_("no removal due"),
+    "not_a_home_center": N_("not a home centre"), "center_not_owned": N_("centre not owned"),
+    "center_occupied": N_("centre occupied"), "fleet_inland": N_("a fleet cannot be built inland"),
+    "too_many_builds": N_("too many builds"), "already_built_there": N_("already built there"),
+    "too_many_removals": N_("too many removals"), "duplicate_order": N_("a second order for the unit"),
+    "neutral_power": N_("a neutral power's unit"),
+}
 
 
-# the words a reader sees for the stored codes of seats and of orders the judge made up
-SEAT_WORDS = {"active": "playing", "onp1": "missed orders once (ONP)",
-              "abandoned": "abandoned, replacement sought", "sommossa": "in Sommossa",
-              "eliminated": "eliminated", "vacant": "no player",
-              "computer": "played by the computer"}
-SOURCE_WORDS = {"onp": "no orders: hold and mutual support",
-                "majority": "abandoned: the other players' majority",
-                "sommossa": "Sommossa: the other players' majority",
-                "generated": "no orders: default",
-                "computer": "ordered by the computer"}
+def _word(table: Mapping[str, str], code: str, lang: str) -> str:
+    return tr(lang, table[code]) if code in table else code.replace("_", " ")
 
 
-def seat_words(status: str) -> str:
-    return SEAT_WORDS.get(status, status.replace("_", " "))
+def seat_words(status: str, lang: str = "en") -> str:
+    return _word(SEAT_WORDS, status, lang)
 
 
-def source_words(source: str) -> str:
-    return SOURCE_WORDS.get(source, source.replace("_", " "))
+def source_words(source: str, lang: str = "en") -> str:
+    return _word(SOURCE_WORDS, source, lang)
 
 
-def redact(text: str) -> str:
-    return _ADDRESS.sub("[address hidden]", text)
+def status_words(status: str, lang: str = "en") -> str:
+    return _word(GAME_STATUS_WORDS, status, lang)
 
 
-def phase_title(phase: str) -> str:
-    if len(phase) != 6:
+def outcome_words(result: str, reason: str, refusal: str, lang: str = "en") -> str:
+    """``fails: bounced``, ``non riuscito: rimbalzato``; a refusal's reason in brackets."""
+    text = _word(RESULT_WORDS, result, lang)
+    if reason:
+        text = tr(lang, "%(result)s: %(reason)s", result=text,
+                  reason=_word(REASON_WORDS, reason, lang))
+    if refusal:
+        text = f"{text} ({_word(REFUSAL_WORDS, refusal, lang)})"
+    return text
+
+
+def end_words(ended: Mapping[str, Any], lang: str = "en") -> str:
+    """How a finished game ended, as its archive page says it."""
+    reason = str(ended.get("reason", ""))
+    winners = ", ".join(power_name(p, lang) for p in ended.get("winners") or [])
+    if reason == "gm":
+        how = tr(lang, "the GM ended it")
+    elif reason == "solo":
+        how = tr(lang, "%(power)s won alone", power=winners)
+    elif reason == "last_survivor":
+        how = tr(lang, "%(power)s was the last power standing", power=winners)
+    elif reason == "concession":
+        how = tr(lang, "the other powers conceded to %(power)s", power=winners)
+    elif reason == "draw":
+        how = tr(lang, "a draw between %(powers)s", powers=winners)
+    elif reason in ("end_phase_passed", "end_date_reached"):
+        how = tr(lang, "its last phase was played (the option chosen for its end)")
+    else:
+        how = tr(lang, "the game is over")
+    at = str(ended.get("at") or "")[:10]
+    phase = str(ended.get("phase") or "")
+    if at:
+        return tr(lang, "The game ended on %(date)s, in %(phase)s: %(how)s.", date=at,
+                  phase=phase_title(phase, lang), how=how)
+    return tr(lang, "The game ended in %(phase)s: %(how)s.", phase=phase_title(phase, lang),
+              how=how)
+
+
+def redact(text: str, lang: str = "en") -> str:
+    return _ADDRESS.sub(tr(lang, "[address hidden]"), text)
+
+
+def phase_title(phase: str, lang: str = "en") -> str:
+    if not _PHASE_CODE.match(phase):
         return phase
-    return f"{_SEASONS.get(phase[0], phase[0])} {phase[1:5]} {_KINDS.get(phase[5], phase[5])}"
+    return names.phase_title(phase, lang)
+
+
+_PHASE_CODE = re.compile(r"^[SFW]\d{4}[MRA]$")
 
 
 def _centres_by_power(position: Mapping[str, Any]) -> dict[str, int]:
@@ -81,7 +168,8 @@ def centre_history(turns: list[Mapping[str, Any]]) -> tuple[list[str], dict[str,
 
 
 def _public_game(game: Mapping[str, Any]) -> dict[str, Any]:
-    keys = ("name", "variant", "status", "phase", "blind", "processed_phases", "players")
+    keys = ("name", "variant", "status", "phase", "language", "blind", "processed_phases",
+            "players", "ended", "revealed")
     return {k: game[k] for k in keys}
 
 
@@ -120,16 +208,16 @@ def _order_rows(turn: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _bulletins(turn: Mapping[str, Any]) -> list[dict[str, str]]:
+def _bulletins(turn: Mapping[str, Any], lang: str) -> list[dict[str, str]]:
     out = []
     for kind, b in sorted((turn.get("bulletins") or {}).items()):
         if isinstance(b, Mapping):
             out.append(
-                {"kind": kind, "subject": redact(str(b.get("subject", ""))),
-                 "body": redact(str(b.get("body", "")))}
+                {"kind": kind, "subject": redact(str(b.get("subject", "")), lang),
+                 "body": redact(str(b.get("body", "")), lang)}
             )
         else:
-            out.append({"kind": kind, "subject": "", "body": redact(str(b))})
+            out.append({"kind": kind, "subject": "", "body": redact(str(b), lang)})
     return out
 
 
@@ -155,14 +243,15 @@ def phase_page(data: Mapping[str, Any]) -> dict[str, Any]:
         "units_after": after.get("units") or {},
         "centres_after": after.get("centers") or {},
         "dislodged": after.get("dislodged") or {},
-        "bulletins": _bulletins(turn),
+        "bulletins": _bulletins(turn, str(data.get("language", "en"))),
     }
 
 
-def phase_map(data: Mapping[str, Any]) -> str:
-    """The SVG map of the phase page's turn."""
+def phase_map(data: Mapping[str, Any], lang: str = "en") -> str:
+    """The SVG map of the phase page's turn, its title and province codes in ``lang``."""
     snap = map_input(data["turn"])
     snap["title"] = str(data["name"])
+    snap["language"] = lang
     return render_svg(snap)
 
 

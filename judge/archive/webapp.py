@@ -16,15 +16,20 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from functools import cache
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
+from judge.adjudicator.geography import POWERS
 from judge.archive import pages
+from judge.i18n import LANGUAGES
 from judge.maps import render_png
+from judge.parsing.messages import in_notation
 from judge.storage import Database
 from judge.storage.archive_queries import game_archive, list_games, turn_archive
+from judge.templating import html_environment, power_name
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +53,40 @@ class Response:
         self.status, self.body, self.content_type = status, body, content_type
 
 
-def _templates() -> Environment:
-    env = Environment(
-        loader=PackageLoader("judge", "templates"),
-        autoescape=select_autoescape(enabled_extensions=("html", "j2"), default=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+# each language's own name, for the language switch of every page (data, not prose)
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
+
+
+@cache
+def _templates(lang: str = "en") -> Environment:
+    """The archive's templates in ``lang``: its catalog, and the stored codes as words."""
+    env = html_environment(lang)  # the archive is its only user: its filters go on it
     env.filters["title_case"] = lambda s: str(s).title()
-    env.filters["seat_words"] = pages.seat_words
-    env.filters["source_words"] = pages.source_words
-    env.globals["phase_title"] = pages.phase_title
+    env.filters["power"] = lambda p: power_name(str(p), lang) if p in POWERS else str(p).title()
+    env.filters["seat_words"] = lambda code: pages.seat_words(code, lang)
+    env.filters["source_words"] = lambda code: pages.source_words(code, lang)
+    env.filters["status_words"] = lambda code: pages.status_words(code, lang)
+    env.filters["notation"] = lambda order: in_notation([str(order)], lang)[0]
+    env.globals["outcome_words"] = lambda o: pages.outcome_words(o["result"], o["reason"],
+                                                                 o["refusal"], lang)
+    env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)
+    env.globals["end_words"] = lambda ended: pages.end_words(ended, lang)
     return env
+
+
+def page_language(query: str, accept: str, game_language: str | None) -> str:
+    """``?lang=it`` if asked for; else the game's own language; else the reader's browser's
+    (Accept-Language); else English."""
+    asked = parse_qs(query).get("lang", [""])[0]
+    if asked in LANGUAGES:
+        return asked
+    if game_language in LANGUAGES:
+        return str(game_language)
+    for part in accept.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
 
 
 class ArchiveApp:
@@ -68,7 +94,6 @@ class ArchiveApp:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.env = _templates()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -81,7 +106,8 @@ class ArchiveApp:
             response = Response(405, b"read-only archive\n", "text/plain; charset=utf-8")
         else:
             try:
-                response = await self.route(unquote(scope.get("path", "/")))
+                response = await self.route(unquote(scope.get("path", "/")),
+                                            _query(scope), _accept_language(scope))
             except Exception:  # one broken snapshot must not take the other pages down
                 log.exception("archive page %s failed", scope.get("path"))
                 response = Response(500, b"internal error\n", "text/plain; charset=utf-8")
@@ -105,12 +131,13 @@ class ArchiveApp:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def route(self, path: str) -> Response:
+    async def route(self, path: str, query: str = "", accept: str = "") -> Response:
         parts = [p for p in path.split("/") if p]
         if not parts or parts == ["index.json"]:
             games = await asyncio.to_thread(list_games, self.db)
             data = pages.game_list(games)
-            return self._out(parts == ["index.json"], "games.html.j2", data)
+            return self._out(parts == ["index.json"], "games.html.j2", data,
+                             lang=page_language(query, accept, None))
         if parts[0] != "games" or len(parts) not in (2, 3):
             return _not_found()
         name = parts[1]
@@ -122,29 +149,46 @@ class ArchiveApp:
                 return _not_found()
             page = pages.game_page(game)
             extra = {} if as_json else {"chart": pages.game_chart(page)}
-            return self._out(as_json, "game.html.j2", page, extra)
+            return self._out(as_json, "game.html.j2", page, extra,
+                             lang=page_language(query, accept, game.get("language")))
         phase, _, ext = parts[2].partition(".")
         if not _PHASE.match(phase.upper()) or ext not in ("", "json", "svg", "png"):
             return _not_found()
         turn = await asyncio.to_thread(turn_archive, self.db, name, phase.upper())
         if turn is None:
             return _not_found()
+        lang = page_language(query, accept, turn.get("language"))
         if ext == "svg":
-            return Response(200, pages.phase_map(turn).encode(), "image/svg+xml")
+            return Response(200, pages.phase_map(turn, lang).encode(), "image/svg+xml")
         if ext == "png":
-            png = await asyncio.to_thread(render_png, pages.phase_map(turn))
+            png = await asyncio.to_thread(render_png, pages.phase_map(turn, lang))
             return Response(200, png, "image/png")
         page = pages.phase_page(turn)
-        extra = {} if ext == "json" else {"map_svg": pages.phase_map(turn)}
-        return self._out(ext == "json", "phase.html.j2", page, extra)
+        extra = {} if ext == "json" else {"map_svg": pages.phase_map(turn, lang)}
+        return self._out(ext == "json", "phase.html.j2", page, extra, lang=lang)
 
     def _out(self, as_json: bool, template: str, data: dict[str, Any],
-             extra: dict[str, Any] | None = None) -> Response:
+             extra: dict[str, Any] | None = None, lang: str = "en") -> Response:
         if as_json:
             body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
             return Response(200, body.encode(), "application/json")
-        html = self.env.get_template(f"archive/{template}").render(**data, **(extra or {}))
+        switch = [{"lang": code, "name": name, "current": code == lang}
+                  for code, name in LANGUAGE_NAMES.items()]
+        html = _templates(lang).get_template(f"archive/{template}").render(
+            **data, **(extra or {}), languages=switch)
         return Response(200, html.encode(), "text/html; charset=utf-8")
+
+
+def _query(scope: Scope) -> str:
+    raw = scope.get("query_string", b"")
+    return raw.decode("latin-1") if isinstance(raw, bytes) else str(raw)
+
+
+def _accept_language(scope: Scope) -> str:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"accept-language":
+            return str(value.decode("latin-1"))
+    return ""
 
 
 def _not_found() -> Response:

@@ -3,7 +3,8 @@
 Province names and abbreviations come from the map data file (the same table the parsers
 read), so a French bulletin writes ``NRD`` for the North Sea exactly as seed 000 does.
 Dates are formatted by hand rather than with ``locale``: the machine's installed locales
-must not change what a player reads.
+must not change what a player reads (the day and month abbreviations are njudge's, data).
+Season and phase names are prose, in the catalogs (judge.i18n).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
+from judge.i18n import N_, tr
 
 LANGUAGES = ("en", "fr", "it")
 
@@ -32,17 +34,9 @@ UNIT_NAMES: dict[str, dict[str, str]] = {
     "it": {"A": "Armata", "F": "Flotta"},
 }
 
-SEASONS: dict[str, dict[str, str]] = {
-    "en": {"S": "Spring", "F": "Fall", "W": "Winter"},
-    "fr": {"S": "Printemps", "F": "Automne", "W": "Hiver"},
-    "it": {"S": "Primavera", "F": "Autunno", "W": "Inverno"},
-}
-
-PHASE_KINDS: dict[str, dict[str, str]] = {
-    "en": {"M": "Movement", "R": "Retreats", "A": "Adjustments"},
-    "fr": {"M": "Mouvements", "R": "Retraites", "A": "Ajustements"},
-    "it": {"M": "Movimenti", "R": "Ritirate", "A": "Aggiustamenti"},
-}
+# seasons and phase kinds: English msgids of the catalogs (the map's title uses the same)
+SEASONS = {"S": N_("Spring"), "F": N_("Fall"), "W": N_("Winter")}
+PHASE_KINDS = {"M": N_("Movement"), "R": N_("Retreats"), "A": N_("Adjustments")}
 
 _DAYS = {
     "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
@@ -63,7 +57,8 @@ def power_name(power: str, lang: str) -> str:
 def phase_title(phase: str, lang: str) -> str:
     """``S1901M`` -> ``Spring 1901 Movement`` (``Printemps 1901 Mouvements`` ...)."""
     ph = Phase.parse(phase)
-    return f"{SEASONS[lang][ph.season.value]} {ph.year} {PHASE_KINDS[lang][ph.kind.value]}"
+    return tr(lang, "%(season)s %(year)s %(kind)s", season=tr(lang, SEASONS[ph.season.value]),
+              year=ph.year, kind=tr(lang, PHASE_KINDS[ph.kind.value]))
 
 
 def place_name(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:

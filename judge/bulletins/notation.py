@@ -26,6 +26,7 @@ from judge.adjudicator.orders import (
     parse_canonical,
 )
 from judge.bulletins.names import UNIT_NAMES, place_abbr, place_name
+from judge.i18n import NC_, trp
 
 
 class Mark(StrEnum):
@@ -71,17 +72,25 @@ def classify(result: str, reason: str | None) -> Mark:
     return Mark.FAILS
 
 
-NOTES: dict[str, dict[str, str]] = {
-    "en": {"bounced": "bounce", "cut": "cut", "disrupted": "disrupted", "void": "void",
-           "no_convoy": "no convoy", "illegal": "illegal", "fails": "fails",
-           "dislodged": "dislodged", "destroyed": "destroyed", "generated": "default",
-           "onp": "ONP", "sommossa": "sommossa", "majority": "majority", "computer": "computer"},
-    "it": {"bounced": "rimbalzo", "cut": "tagliato", "disrupted": "interrotto", "void": "nullo",
-           "no_convoy": "nessun trasporto", "illegal": "illegale", "fails": "fallito",
-           "dislodged": "scacciata", "destroyed": "distrutta", "generated": "d'ufficio",
-           "onp": "ONP", "sommossa": "sommossa", "majority": "a maggioranza",
-           "computer": "computer"},
+# the njudge notes after an order, ``(*bounce*)``: English msgids of the catalogs, in the
+# context "bulletin" (French bulletins use seed 000's marks instead)
+_NOTE_TEXTS: dict[str, tuple[str, str]] = {
+    "bounced": NC_("bulletin", "bounce"), "cut": NC_("bulletin", "cut"),
+    "disrupted": NC_("bulletin", "disrupted"), "void": NC_("bulletin", "void"),
+    "no_convoy": NC_("bulletin", "no convoy"), "illegal": NC_("bulletin", "illegal"),
+    "fails": NC_("bulletin", "fails"), "dislodged": NC_("bulletin", "dislodged"),
+    "destroyed": NC_("bulletin", "destroyed"), "generated": NC_("bulletin", "default"),
+    "onp": NC_("bulletin", "ONP"), "sommossa": NC_("bulletin", "sommossa"),
+    "majority": NC_("bulletin", "majority"), "computer": NC_("bulletin", "computer"),
 }
+
+
+def notes_in(lang: str) -> dict[str, str]:
+    """The notes in ``lang``: ``{"bounced": "rimbalzo", ...}``."""
+    return {key: trp(lang, *text) for key, text in _NOTE_TEXTS.items()}
+
+
+NOTES: dict[str, dict[str, str]] = {lang: notes_in(lang) for lang in ("en", "it")}
 
 _VERBS: dict[str, dict[str, str]] = {
     "en": {"H": "HOLD", "S": "SUPPORT", "C": "CONVOY", "R": "RETREAT", "D": "DISBAND",

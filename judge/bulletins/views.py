@@ -25,6 +25,7 @@ from judge.bulletins.names import (
     power_name,
 )
 from judge.bulletins.notation import Mark, classify, render_order
+from judge.i18n import NC_, trp
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
     return out
 
 
-_ILLEGAL = {"en": "not accepted", "it": "non accettato", "fr": "(i)"}
+_ILLEGAL = NC_("bulletin", "not accepted")  # French bulletins mark it (i), as seed 000
 
 
 def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
@@ -168,7 +169,8 @@ def _illegal_line(bad: Mapping[str, Any], lang: str) -> str:
     reason = str(bad.get("reason", ""))
     if lang == "fr":
         return f"{text} (i)" + (f" [{reason}]" if reason else "")
-    return f"{text}  (*{_ILLEGAL[lang]}: {reason}*)" if reason else f"{text}  (*{_ILLEGAL[lang]}*)"
+    said = trp(lang, *_ILLEGAL)
+    return f"{text}  (*{said}: {reason}*)" if reason else f"{text}  (*{said}*)"
 
 
 def _namer(lang: str, position: Mapping[str, Any]) -> Callable[[str, str], str]:
@@ -227,6 +229,26 @@ def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
+def position_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
+    """Every power's units and centre count after the phase (issue 13: a player checks the
+    position in the bulletin, not by replaying the orders)."""
+    centers = _centers(record.after)
+    shown = _namer(lang, record.after)
+    rows = []
+    for power in _powers(record.after):
+        units = sorted(record.after.get("units", {}).get(power, []))
+        if not units and not centers.get(power):
+            continue
+        words = []
+        for unit in units:
+            kind, loc = unit.split()
+            kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
+            words.append(f"{kind_word} {shown(loc, lang)}")
+        rows.append({"power": power_name(power, lang), "centres": len(centers.get(power, [])),
+                     "units": words})
+    return rows
+
+
 def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Builds (positive) and removals (negative) due in the adjustment phase that follows."""
     next_phase = record.after.get("phase")
@@ -271,8 +293,10 @@ def results_view(
     deadline: datetime | None = None,
     finished: bool = False,
     preview: bool = False,
+    immediate: bool = False,
 ) -> dict[str, Any]:
-    """Everything the results bulletin of one phase shows."""
+    """Everything the results bulletin of one phase shows; ``immediate``: nobody has orders to
+    give in the next phase, which is processed at once (no deadline to announce)."""
     lang = game.language
     phase = Phase.parse(record.phase)
     next_phase = None if finished else record.after.get("phase")
@@ -286,6 +310,7 @@ def results_view(
         "dislodged": dislodged_lines(record, lang),
         "centers": center_lines(record, lang) if show_centers else [],
         "adjustments": adjustment_lines(record, lang),
+        "positions": position_lines(record, lang),
         "seats": seat_lines(seats, lang),
         "notices": notice_items(notices, game),
         "next_phase": next_phase,
@@ -293,6 +318,7 @@ def results_view(
         "deadline": header(game, next_phase, deadline)["deadline"],
         "finished": finished,
         "preview": preview,
+        "immediate": immediate,
     }
 
 
@@ -327,6 +353,7 @@ def end_view(
     centers: Mapping[str, int],
     scores: Mapping[str, Any] | None = None,
     votes: Sequence[Mapping[str, Any]] = (),
+    scoring: str = "",
 ) -> dict[str, Any]:
     """The end of the game: result, final centre counts, and the secret votes made public.
 
@@ -340,6 +367,7 @@ def end_view(
         # no phase played yet (the GM ended the game early): no "after ..." to say
         "title": phase_title(phase, lang) if phase else "",
         "reason": reason,
+        "scoring": scoring,  # the game option: hundred | draw_size | sum_of_squares
         "winners": [power_name(p, lang) for p in winners],
         "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
                      "score": _score((scores or {}).get(p))}

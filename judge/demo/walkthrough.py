@@ -47,6 +47,10 @@ GM = "gm@demo.example"
 GM_PASSWORD = "gm-demo"
 Say = Callable[[str], None]
 
+# the players' display names (SET NAME), shown in the archive
+DEMO_NAMES = {"AUSTRIA": "Anna", "ENGLAND": "Edward", "FRANCE": "Francoise", "GERMANY": "Gerd",
+              "ITALY": "Ilaria", "RUSSIA": "Roman", "TURKEY": "Tarik"}
+
 
 def player(power: str) -> str:
     return f"{power.lower()}@demo.example"
@@ -158,6 +162,11 @@ class Demo:
         if status != "active":
             raise DemoError(f"the game did not start (status {status}); see the GM's replies")
         self.say(f"game started: {phase}")
+        # the name the archive shows beside each power (SET NAME)
+        for power in STANDARD.powers:
+            await self.send(player(power), f"SIGNON {power} {GAME} {password(power)}\n"
+                                           f"SET NAME {DEMO_NAMES[power]}\n")
+        self.say("players set the names the archive shows (SET NAME)")
 
     async def play_phase(self) -> str:
         _, phase, position_json = self.game_state()

@@ -17,6 +17,7 @@ def map_attachment(
     position_before: Mapping[str, Any],
     outcomes: Mapping[str, Any] | None = None,
     position_after: Mapping[str, Any] | None = None,
+    language: str = "en",
 ) -> dict[str, str]:
     """``{"mime", "filename", "data_b64"}``: the shape ``outbound_mail.attachments`` holds.
 
@@ -25,6 +26,7 @@ def map_attachment(
     """
     snap = snapshot_from_turn(phase, position_before, outcomes, position_after)
     snap["title"] = game
+    snap["language"] = language  # the title and the province codes in the game's language
     png = render_png(render_svg(snap))
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in game) or "game"
     return {

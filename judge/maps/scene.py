@@ -41,6 +41,7 @@ class MapSnapshot:
     title: str = ""
     unreadable: tuple[str, ...] = field(default=())  # order texts the map could not draw
     variant: str = "standard"  # whose map and drawing (``judge/variants/<name>/``)
+    language: str = "en"  # of the title, the province labels and the tooltips
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MapSnapshot:
@@ -78,6 +79,7 @@ class MapSnapshot:
             dislodged=tuple(dislodged),
             orders=tuple(drawn),
             title=str(data.get("title", "")),
+            language=str(data.get("language", "en")),
             unreadable=tuple(unreadable),
             variant=str(data.get("variant") or "standard"),
         )

@@ -12,7 +12,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import Board
+from judge.adjudicator.geography import POWERS, Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -25,13 +25,15 @@ from judge.adjudicator.orders import (
     Unit,
     UnitType,
 )
+from judge.i18n import N_, tr
 from judge.maps import style
 from judge.maps.layout import Layout, variant_layout
 from judge.maps.scene import DrawnOrder, MapSnapshot
 from judge.maps.voronoi import Point
+from judge.parsing.commands_lexicon import lexicon
 
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
+_SEASONS = {"S": N_("Spring"), "F": N_("Fall"), "W": N_("Winter")}
+_KINDS = {"M": N_("Movement"), "R": N_("Retreats"), "A": N_("Adjustments")}
 # retreating units stand beside the unit that took their province
 _RETREAT_OFFSET = (15.0, 13.0)
 
@@ -52,7 +54,7 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     ]
     parts.append(_provinces(layout, snap, board))
     parts.append(_borders(layout))
-    parts.append(_labels(layout))
+    parts.append(_labels(layout, board, snap.language))
     parts.append(_centres(layout, snap, board))
     parts.append(_orders(layout, snap))
     parts.append(_units(layout, snap, board.powers))
@@ -62,9 +64,31 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
 
 
 def _title(snap: MapSnapshot) -> str:
-    ph = snap.phase
-    text = f"{_SEASONS[ph.season.value]} {ph.year} {_KINDS[ph.kind.value]}"
-    return f"{snap.title}: {text}" if snap.title else text
+    ph, lang = snap.phase, snap.language
+    text = tr(lang, "%(season)s %(year)s %(kind)s", season=tr(lang, _SEASONS[ph.season.value]),
+              year=ph.year, kind=tr(lang, _KINDS[ph.kind.value]))
+    return tr(lang, "%(game)s: %(phase)s", game=snap.title, phase=text) if snap.title else text
+
+
+def _power(power: str, lang: str) -> str:
+    return str(lexicon().power_name(power, lang)) if power in POWERS else power.title()
+
+
+def _label(code: str, board: Board, lang: str) -> str:
+    """A province's short code in the map's language (``MDN`` for the North Sea in Italian);
+    a coast's in the language too (``cn`` in French for the north coast)."""
+    if "/" in code:
+        province, coast = code.split("/", 1)
+        names = board.coast_names.get(code, {}).get(lang, {})
+        for abbr in names.get("abbr") or []:
+            # "STP CN", "Bul(ec)": the part after the province's own code
+            rest = abbr[len(province):].strip(" ()").lower()
+            if rest:
+                return str(rest)
+        return coast.lower()
+    province_data = board.provinces.get(code)
+    abbrs = province_data.names.get(lang, {}).get("abbr") if province_data else None
+    return str(abbrs[0]).upper() if abbrs else code
 
 
 def _defs() -> str:
@@ -137,15 +161,15 @@ def _borders(layout: Layout) -> str:
     )
 
 
-def _labels(layout: Layout) -> str:
+def _labels(layout: Layout, board: Board, lang: str) -> str:
     out = [f'<g class="labels" font-size="10" fill="{style.LABEL}" text-anchor="middle">']
     for code, (x, y) in sorted(layout.anchors.items()):
+        label = escape(_label(code, board, lang))
         if "/" in code:
-            coast = code.split("/", 1)[1].lower()
-            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80">{coast}</text>')
+            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80">{label}</text>')
             continue
         weight = ' font-weight="bold"' if layout.kind(code) != "sea" else ' font-style="italic"'
-        out.append(f'<text x="{x:.1f}" y="{y - 15:.1f}"{weight}>{code}</text>')
+        out.append(f'<text x="{x:.1f}" y="{y - 15:.1f}"{weight}>{label}</text>')
     out.append("</g>")
     return "".join(out)
 
@@ -156,9 +180,12 @@ def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         x, y = layout.anchor(centre)
         owner = snap.centers.get(centre)
         fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
+        held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
         out.append(
             f'<circle cx="{x + 20:.1f}" cy="{y - 18:.1f}" r="4.5" fill="{fill}" stroke="#222" '
-            f'stroke-width="1.2"><title>{centre}: {escape((owner or "neutral").title())}</title></circle>'
+            f'stroke-width="1.2"><title>{escape(_label(centre, board, snap.language))}: '
+            f"{escape(held_by)}"
+            "</title></circle>"
         )
     out.append("</g>")
     return "".join(out)
@@ -299,10 +326,12 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
             out.append(_unit_svg(unit, at))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
+        ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))
         out.append(
             f'<circle class="dislodged" cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
             f'stroke="{style.FAILED}" stroke-width="2.5" stroke-dasharray="4 2">'
-            f"<title>dislodged: {escape(str(unit))}</title></circle>"
+            f"<title>{escape(ring)}"
+            "</title></circle>"
         )
     out.append("</g>")
     return "".join(out)

@@ -37,7 +37,7 @@ Pure: no I/O. The public API, for the mail layer and the ``judge parse`` command
 
 ``parse_order(text, lang, position=None, power=None, phase=None) -> ParsedOrder`` reads one.
 Refusals are :class:`ParseError` members, notes :class:`Note` members (``errors.py``); their
-texts per language live in ``data/messages.json`` and the words of each language in
+English texts live in ``message_texts.py`` (translated by the catalogs, judge/locale) and the words of each language in
 ``data/lexicon_<lang>.json`` (province names and codes come from the map data).
 """
 

@@ -104,6 +104,19 @@ def _value(words: list[str]) -> Fields:
     return {"value": words[0]}
 
 
+# a display name: what the archive shows beside the power (never an address)
+NAME_LENGTH = 40
+
+
+def _display_name(words: list[str]) -> Fields:
+    name = " ".join(words).strip()
+    if not name:
+        raise ArgumentProblem(Problem.MISSING_ARGUMENT)
+    if len(name) > NAME_LENGTH or "@" in name or not name.isprintable():
+        raise ArgumentProblem(Problem.BAD_VALUE, name[:NAME_LENGTH])
+    return {"value": name}
+
+
 def _power(words: list[str]) -> Fields:
     power = parse_power(words[0])
     if power is None:
@@ -267,6 +280,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.ENDPRESS, Role.BLOCK),
     CommandSpec(Verb.SET_PASSWORD, P, (VALUE,), gm_may=True),
     CommandSpec(Verb.SET_ADDRESS, P, (VALUE,), gm_may=True),
+    CommandSpec(Verb.SET_NAME, P, (Arg(_display_name, words=None),), gm_may=True),
     CommandSpec(Verb.LATE, P, (NUMBER,)),
     CommandSpec(Verb.DRAW, P),
     CommandSpec(Verb.NO_DRAW, P),

@@ -30,6 +30,7 @@ class Verb(StrEnum):
     ENDPRESS = "ENDPRESS"
     SET_PASSWORD = "SET_PASSWORD"
     SET_ADDRESS = "SET_ADDRESS"
+    SET_NAME = "SET_NAME"
     LATE = "LATE"
     DRAW = "DRAW"
     NO_DRAW = "NO_DRAW"

@@ -1,7 +1,7 @@
 """Why an order line was refused, and what the reader filled in or noticed on the way.
 
 Every refusal is a member of :class:`ParseError` so that a reply can explain it in the player's
-language (the templates live in ``data/messages.json``). :class:`Note` members are remarks that
+language (the English texts live in ``message_texts``, translated by the catalogs). :class:`Note` members are remarks that
 do not refuse the order (a coast filled in, an earlier order replaced...).
 
 Every reason code of the judge has one style: UPPER_SNAKE members with snake_case values, as the

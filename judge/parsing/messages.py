@@ -1,12 +1,12 @@
-"""Refusals and notes in the player's language, from the templates in ``data/messages.json``."""
+"""Refusals and notes in the player's language: the English texts of ``message_texts``
+translated through the catalogs (judge.i18n)."""
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from judge.i18n import translations
+from judge.parsing import message_texts
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon
 from judge.parsing.suggestions import suggest
@@ -15,10 +15,8 @@ from judge.parsing.suggestions import suggest
 _PLACE_KEYS = frozenset({"province", "target", "location", "army"})
 
 
-@cache
-def _templates() -> dict[str, Any]:
-    text = resources.files("judge.parsing").joinpath("data/messages.json").read_text("utf-8")
-    return json.loads(text)
+def _text(lang: str, message: str) -> str:
+    return translations(lang).gettext(message)
 
 
 def place_name(code: str, lang: str) -> str:
@@ -31,8 +29,7 @@ def place_name(code: str, lang: str) -> str:
 
 def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
     """The message for ``reason`` in ``lang`` with ``params`` filled in."""
-    templates = _templates()
-    group = "errors" if isinstance(reason, ParseError) else "notes"
+    texts = message_texts.ERRORS if isinstance(reason, ParseError) else message_texts.NOTES
     values: dict[str, Any] = {}
     for key, value in params.items():
         values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
@@ -44,8 +41,7 @@ def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
     elif reason is Note.READ_IN_GAME_NOTATION:
         values.update(_meanings(lexicon(lang).conflicts.get(str(params.get("word")), {}), lang))
         values["word"] = str(params.get("word", "")).upper()
-    template: str = templates[group][reason.value][lang]
-    return template.format_map(_Defaults(values))
+    return _text(lang, texts[reason.value]) % _Defaults(values)
 
 
 def _suggestions(word: str, lang: str) -> str:
@@ -54,14 +50,14 @@ def _suggestions(word: str, lang: str) -> str:
     if not codes:
         return ""
     shown = [f"{lex.short(code)} ({lex.name(code)})" for code in codes]
-    choices = _templates()["or"][lang].join(shown)
-    return _templates()["suggestions"][lang].format(choices=choices)
+    choices = _text(lang, message_texts.OR).join(shown)
+    return _text(lang, message_texts.SUGGESTIONS) % {"choices": choices}
 
 
 def _meanings(by_lang: dict[str, str], lang: str) -> dict[str, str]:
     """What a word means in other notations: "Liverpool in French notation or Livonia..."."""
-    notations = _templates()["notations"][lang]
-    joiner = _templates()["or"][lang]
+    notations = {other: _text(lang, text) for other, text in message_texts.NOTATIONS.items()}
+    joiner = _text(lang, message_texts.OR)
     meanings = joiner.join(
         f"{place_name(code, lang)} {notations[other]}" for other, code in sorted(by_lang.items())
     )
@@ -91,3 +87,21 @@ def describe(order: object, lang: str) -> str:
         else:
             words.append(word)
     return " ".join(words)
+
+
+def in_notation(orders: list[str], lang: str) -> list[str]:
+    """Canonical orders with the province codes the game's players write: a French player
+    reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
+    if lang == "en":
+        return list(orders)
+    lex = lexicon(lang)
+    out = []
+    for order in orders:
+        words = []
+        for word in order.split():
+            province, slash, coast = word.partition("/")
+            if len(province) == 3 and province in lex.display:
+                province = lex.short(province).upper()
+            words.append(f"{province}{slash}{coast}")
+        out.append(" ".join(words))
+    return out

@@ -73,6 +73,7 @@ class Done(StrEnum):
     PRESS_SENT = "press_sent"
     PASSWORD_CHANGED = "password_changed"
     ADDRESS_CHANGED = "address_changed"
+    NAME_SET = "name_set"
     LATE_GRANTED = "late_granted"
     DRAW_VOTED = "draw_voted"
     DRAW_WITHDRAWN = "draw_withdrawn"

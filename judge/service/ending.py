@@ -7,8 +7,8 @@ from typing import Any
 
 from judge.bulletins.views import end_view
 from judge.rules.game_end import EndReason, GameEnd
-from judge.rules.scoring import draw_size, hundred_points
-from judge.service import announce, deadlines
+from judge.rules.scoring import draw_size, hundred_points, sum_of_squares
+from judge.service import announce, deadlines, games
 from judge.settings import Settings
 from judge.storage.gamerepo import audit, turns
 from judge.storage.models import Game
@@ -17,15 +17,39 @@ from judge.storage.playrepo import votes
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 
-def scores(end: GameEnd) -> dict[str, object]:
-    """Seed 000's hundred points; a draw shares them among the powers in it."""
-    # a draw, or seed 001's player whose several powers won together: they share
-    if end.reason is EndReason.DRAW or len(end.winners) > 1:
-        return dict(draw_size(end.winners, tuple(end.centers)))
+# the game option ``scoring`` (SCORING / PUNTEGGIO / DECOMPTE)
+SCORING_SYSTEMS = ("hundred", "draw_size", "sum_of_squares")
+
+
+def scores(end: GameEnd, system: str = "hundred") -> dict[str, object]:
+    """The scores of the game's scoring system. ``hundred``: seed 000's 100 points, a draw
+    (or seed 001's player whose several powers won together) sharing them among the powers in
+    it; ``draw_size``: the winners (solo, or the powers in the draw, or the survivors of a game
+    ended otherwise) share 100; ``sum_of_squares``: 100 shared in proportion to the squares of
+    the centre counts (all to a solo winner)."""
+    powers = tuple(end.centers)
     solo = end.winners[0] if end.reason in (EndReason.SOLO, EndReason.LAST_SURVIVOR,
                                             EndReason.CONCESSION,
-                                            EndReason.NO_ENEMY_CENTRE) else None
-    return dict(hundred_points(end.centers, solo_winner=solo))
+                                            EndReason.NO_ENEMY_CENTRE) \
+        and len(end.winners) == 1 \
+        else None
+    if system == "sum_of_squares":
+        return dict(sum_of_squares(end.centers, solo_winner=solo, powers=powers))
+    if system == "draw_size":
+        winners = end.winners or tuple(p for p, n in end.centers.items() if n > 0)
+        return dict(draw_size(winners, powers))
+    if end.reason is EndReason.DRAW or len(end.winners) > 1:
+        return dict(draw_size(end.winners, powers))
+    return dict(hundred_points(end.centers, solo_winner=solo, powers=powers))
+
+
+def scoring_of(game: Game) -> str:
+    return str(games.options(game).get("scoring", "hundred"))
+
+
+def position_scores(game: Game, centers: dict[str, int]) -> dict[str, object]:
+    """The scores of a game the GM ended: the position as it stands, no winner named."""
+    return scores(GameEnd(EndReason.END_PHASE_PASSED, (), centers), scoring_of(game))
 
 
 def revealed_votes(session: Session, game: Game) -> list[dict[str, object]]:
@@ -49,7 +73,8 @@ def finish_game(session: Session, game: Game, now: datetime, settings: Settings,
     deadlines.clear(session, game)
     view = end_view(announce.game_info(game, settings), last_played(session, game),
                     winners=end.winners,
-                    reason=end.reason.value, centers=end.centers, scores=scores(end),
+                    reason=end.reason.value, centers=end.centers,
+                    scores=scores(end, scoring_of(game)), scoring=scoring_of(game),
                     votes=revealed_votes(session, game))
     subject, body = announce.broadcast(session, settings, now, game, "end", view)
     audit(session, now, "game.ended", game.id, reason=end.reason.value,

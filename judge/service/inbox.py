@@ -22,6 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from judge.i18n import N_, tr
 from judge.runner import Runner
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
@@ -64,9 +65,9 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-OVERSIZED_TEXT = (
-    "Your mail was {size} bytes, more than the {cap} bytes this judge reads, so none of it was "
-    "read as commands. Please send your commands as plain text without attachments.\n"
+OVERSIZED_TEXT = N_(
+    "Your mail was %(size)s bytes, more than the %(cap)s bytes this judge reads, so none of it "
+    "was read as commands. Please send your commands as plain text without attachments.\n"
 )
 
 
@@ -87,7 +88,9 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
         log.info("inbound %s: no sender address, nothing to answer", ctx.inbound_id)
         return "no reply: no sender address"
     if mail.oversized:
-        ctx.reply(OVERSIZED_TEXT.format(size=mail.size, cap=ctx.settings.max_message_bytes))
+        lang = ctx.sender_language()
+        ctx.reply(tr(lang, OVERSIZED_TEXT, size=mail.size, cap=ctx.settings.max_message_bytes),
+                  lang=lang)
         return "oversized"
     dispatcher(ctx)
     if ctx.held:

@@ -58,6 +58,9 @@ class Store:
     def games_with_status(self, statuses: Sequence[str]) -> list[Game]:
         return playrepo.games_with_status(self.session, statuses)
 
+    def latest_game_language(self, account_id: int) -> str | None:
+        return playrepo.latest_game_language(self.session, account_id)
+
     def seats(self, game_id: int) -> list[Seat]:
         return gamerepo.seats(self.session, game_id)
 

@@ -28,7 +28,7 @@ from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
 from judge.maps.attachment import map_attachment
 from judge.rules.decision import Action, Decision, SeatChangeWhy, Why
-from judge.rules.due import decide
+from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot
@@ -39,6 +39,7 @@ from judge.service.snapshot_rows import (
     build_snapshot,
     game_options,
     lot_joins,
+    rules_status,
     set_turn_state,
     storage_status,
     turn_state,
@@ -264,12 +265,19 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
         due_at = decision.suspend_until or deadlines.next_deadline(game, next_phase, now)
     info = announce.game_info(game, settings)
     seat_rows = _seat_rows(session, game)
+    # a phase nobody has orders for (an adjustment without builds or removals to choose) is
+    # processed at once: its bulletin must not announce a deadline the players will never see
+    # (issue 13: a W1901A deadline mailed in the same second as the W1901A results)
+    immediate = ended is None and not suspended and not any(
+        rules_status(s)[0].value == "active" and needs_orders(adj.position, s.power)
+        for s in seat_rows)
     view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
-                        notices=notices, deadline=due_at, finished=ended is not None)
-    # every movement bulletin carries the map of the phase just played (issue 7)
-    attachments = None
-    if phase.endswith("M"):
-        attachments = [map_attachment(game.name, phase, before, record.results, after)]
+                        notices=notices, deadline=None if immediate else due_at,
+                        finished=ended is not None, immediate=immediate)
+    # every results bulletin carries the map of the phase just played (issue 7; retreats and
+    # adjustments too, issue 13: the retreats drawn, the builds and removals marked)
+    attachments = [map_attachment(game.name, phase, before, record.results, after,
+                                  language=game.language)]
     subject, body = announce.broadcast(session, settings, now, game, "results", view,
                                        attachments=attachments)
 

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from judge.i18n import N_, check_lang, tr
 from judge.service import header_safety
 from judge.service.caller import Prepared
 from judge.settings import Settings
+from judge.storage import playrepo
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
 from judge.storage.models import OutboundMail
 
@@ -49,65 +51,36 @@ class IncomingMail:
     envelope_to: tuple[str, ...] = ()  # the envelope recipients, set by the drain
 
 
-# What decoding had to guess or leave out, said back to the sender in the reply's language.
-NOTE_TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "attachment_ignored": "Attachment {name} ignored.",
-        "html_read": "Your mail had no plain-text part: its HTML part was read as text.",
-        "unknown_charset": "Unknown character set {charset!r}: your text was read as {used}.",
-        "bad_charset": "Your text was not valid {charset}: it was read as {used}.",
-        "unreadable": "Your mail could not be read (its MIME structure is broken or too "
-                      "deeply nested): nothing in it was read as commands.",
-    },
-    "it": {
-        "attachment_ignored": "Allegato {name} ignorato.",
-        "html_read": "La tua mail non aveva una parte in testo semplice: la sua parte HTML è "
-                     "stata letta come testo.",
-        "unknown_charset": "Set di caratteri sconosciuto {charset!r}: il tuo testo è stato "
-                           "letto come {used}.",
-        "bad_charset": "Il tuo testo non era {charset} valido: è stato letto come {used}.",
-        "unreadable": "Non è stato possibile leggere la tua mail (struttura MIME rotta o "
-                      "annidata troppo a fondo): niente è stato letto come comando.",
-    },
-    "fr": {
-        "attachment_ignored": "Pièce jointe {name} ignorée.",
-        "html_read": "Votre courrier n'avait pas de partie en texte brut : sa partie HTML a "
-                     "été lue comme du texte.",
-        "unknown_charset": "Jeu de caractères inconnu {charset!r} : votre texte a été lu "
-                           "comme {used}.",
-        "bad_charset": "Votre texte n'était pas du {charset} valide : il a été lu comme "
-                       "{used}.",
-        "unreadable": "Votre courrier n'a pas pu être lu (structure MIME cassée ou trop "
-                      "imbriquée) : rien n'y a été lu comme commande.",
-    },
+# What decoding had to guess or leave out, said back to the sender in the reply's language
+# (English msgids of the catalogs, judge/locale).
+NOTE_TEXTS: dict[str, str] = {
+    "attachment_ignored": N_("Attachment %(name)s ignored."),
+    "html_read": N_("Your mail had no plain-text part: its HTML part was read as text."),
+    "unknown_charset": N_("Unknown character set %(charset)s: your text was read as %(used)s."),
+    "bad_charset": N_("Your text was not valid %(charset)s: it was read as %(used)s."),
+    "unreadable": N_("Your mail could not be read (its MIME structure is broken or too deeply "
+                     "nested): nothing in it was read as commands."),
 }
 
 
 def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
               lang: str | None = "en") -> str:
     """One note in ``lang`` (English when the language is unknown or not translated)."""
-    texts = NOTE_TEXTS.get(lang or "en", NOTE_TEXTS["en"])
-    return texts.get(key, NOTE_TEXTS["en"][key]).format(**dict(params))
+    values = dict(params)
+    if key == "unknown_charset" and "charset" in values:
+        values["charset"] = repr(values["charset"])  # quoted: it is what the sender wrote
+    return tr(check_lang(lang), NOTE_TEXTS[key], **values) if values else \
+        tr(check_lang(lang), NOTE_TEXTS[key])
 
 
 # the one notice a day that says the daily reply cap was reached (kind of its outbox row)
 CAP_NOTICE = "cap_notice"
-CAP_SUBJECTS = {"en": "Reply limit reached", "it": "Limite di risposte raggiunto",
-                "fr": "Limite de réponses atteinte"}
-CAP_TEXTS = {
-    "en": "This judge has reached its daily limit of answers to this address ({cap} in 24 "
-          "hours). Your later mails are still read and applied (orders are stored), but they "
-          "get no answer until the limit clears; this notice is sent once.\n",
-    "it": "Questo judge ha raggiunto il suo limite giornaliero di risposte a questo indirizzo "
-          "({cap} in 24 ore). Le tue mail successive sono comunque lette e applicate (gli "
-          "ordini sono registrati), ma non ricevono risposta finché il limite non si libera; "
-          "questo avviso è inviato una volta sola.\n",
-    "fr": "Ce juge a atteint sa limite quotidienne de réponses à cette adresse ({cap} en 24 "
-          "heures). Vos courriers suivants sont toujours lus et appliqués (les ordres sont "
-          "enregistrés), mais ils restent sans réponse jusqu'à ce que la limite se libère ; cet "
-          "avis n'est envoyé qu'une fois.\n",
-}
-CAP_SUBJECT, CAP_TEXT = CAP_SUBJECTS["en"], CAP_TEXTS["en"]
+CAP_SUBJECT = N_("Reply limit reached")
+CAP_TEXT = N_(
+    "This judge has answered %(cap)s mails to this address in the last 24 hours, its daily "
+    "limit. Your later mails are still read and applied (orders are stored), but they get no "
+    "answer until the limit clears; this notice is sent once.\n"
+)
 
 
 def new_message_id(domain: str) -> str:
@@ -141,6 +114,13 @@ class MailContext:
     secrets: set[str] = field(default_factory=set)
     _notes_said: bool = False
 
+    def sender_language(self) -> str:
+        """The language of the sender's newest game, for what is said before a command is
+        read (the cap notice, an oversized mail); English for a stranger."""
+        account = playrepo.account_by_address(self.session, self.mail.from_addr)
+        found = playrepo.latest_game_language(self.session, account.id) if account else None
+        return check_lang(found)
+
     def notices(self, lang: str | None = None) -> list[str]:
         """Lines telling the sender what was not read (attachments, charset guesses), in
         ``lang`` (the reply's language; English when unknown)."""
@@ -171,9 +151,9 @@ class MailContext:
             log.warning("reply to %s dropped: over %d replies a day", to, cap)
             self.dropped.append(to)
             if not self._cap_notice_sent(to):
-                said = lang if lang in CAP_TEXTS else "en"  # the language the reply had
-                self._queue(to=to, subject=CAP_SUBJECTS[said],
-                            body=CAP_TEXTS[said].format(cap=cap),
+                said = check_lang(lang) if lang else self.sender_language()  # the reply's
+                self._queue(to=to, subject=tr(said, CAP_SUBJECT),
+                            body=tr(said, CAP_TEXT, cap=cap),
                             kind=CAP_NOTICE, in_reply_to=self._in_reply_to())
             return None
         notices = [] if self._notes_said else self.notices(lang)

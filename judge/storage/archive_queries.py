@@ -1,8 +1,11 @@
 """Read-only queries for the web archive, returning plain dicts (no ORM object escapes).
 
 Only what a processed phase made public leaves here: games, seats' display names, and the
-immutable ``turn`` snapshots. Order sets, votes, press, deadlines and addresses are never read,
-so the archive cannot leak them however its pages are written.
+immutable ``turn`` snapshots. Order sets, press, deadlines and addresses are never read, so the
+archive cannot leak them however its pages are written. Once a game is over, what its final
+bulletin published "per regolarità e trasparenza" (seed 002) is public too: how and when it
+ended, the orders sent for powers in ONP or Sommossa, and in a blind game who played which
+power. Draw votes and concessions stay secret.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from judge.storage.database import Database
-from judge.storage.models_game import Account, Game, Seat, Turn
+from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
 
 
 def _blind(game: Game) -> bool:
@@ -20,8 +23,8 @@ def _blind(game: Game) -> bool:
 
 
 def _players(session: Any, game: Game) -> list[dict[str, Any]] | None:
-    """Power and display name per seat, or None when the game is blind."""
-    if _blind(game):
+    """Power and display name per seat, or None while a blind game is being played."""
+    if _blind(game) and game.status != "finished":
         return None
     rows = session.execute(
         select(Seat.power, Seat.status, Account.display_name, Seat.account_id)
@@ -51,7 +54,33 @@ def _game_row(session: Any, game: Game) -> dict[str, Any]:
         "blind": _blind(game),
         "processed_phases": int(processed or 0),
         "players": _players(session, game),
+        "ended": _ended(session, game),
+        "revealed": _revealed(session, game),
     }
+
+
+def _ended(session: Any, game: Game) -> dict[str, Any] | None:
+    """How and when a finished game ended (its ``game.ended`` audit row), else None."""
+    if game.status != "finished":
+        return None
+    row = session.scalar(select(AuditLog).where(AuditLog.game_id == game.id,
+                                                AuditLog.action == "game.ended")
+                         .order_by(AuditLog.id.desc()).limit(1))
+    if row is None:
+        return {"reason": "", "winners": [], "phase": game.phase, "at": None}
+    detail = row.detail or {}
+    return {"reason": str(detail.get("reason", "")), "winners": list(detail.get("winners", [])),
+            "phase": str(detail.get("phase", game.phase)), "at": row.at.isoformat()}
+
+
+def _revealed(session: Any, game: Game) -> list[dict[str, Any]]:
+    """The orders players sent for powers in ONP or Sommossa: public once the game is over."""
+    if game.status != "finished":
+        return []
+    rows = session.scalars(select(Vote).where(Vote.game_id == game.id,
+                                              Vote.kind == "sommossa_order").order_by(Vote.id))
+    return [{"phase": v.phase, "voter": v.voter_power, "target": v.target_power,
+             "orders": list((v.payload or {}).get("orders", []))} for v in rows]
 
 
 def list_games(db: Database) -> list[dict[str, Any]]:

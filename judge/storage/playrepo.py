@@ -96,3 +96,14 @@ def stored_hash(session: Session, game_name: str, power: str) -> str | None:
         return game.password_hash
     seat = seat_by_power(session, game.id, power)
     return seat.password_hash if seat is not None else None
+
+
+def latest_game_language(session: Session, account_id: int) -> str | None:
+    """The language of the newest unfinished game the account plays or referees: what a mail
+    from it that names no game and uses no command word is answered in."""
+    plays = select(Seat.game_id).where(Seat.account_id == account_id)
+    stmt = (select(Game.language)
+            .where(Game.status != "finished",
+                   (Game.id.in_(plays)) | (Game.gm_account_id == account_id))
+            .order_by(Game.id.desc()).limit(1))
+    return session.scalar(stmt)

@@ -26,13 +26,13 @@ EVIL_NAME = "<script>alert('x')</script> Evil & Co"
 
 
 def play(db: Database, name: str = "archtest", years: int = 2, seed: int = 7,
-         status: str = "finished", blind: bool = False) -> list[str]:
+         status: str = "finished", blind: bool = False, language: str = "en") -> list[str]:
     """Store a game of ``years`` game years; returns the processed phases in order."""
     rng = random.Random(seed)
     position = Position.initial()
     phases: list[str] = []
     with db.session() as s:
-        game = Game(name=name, status=status, created=T0,
+        game = Game(name=name, status=status, created=T0, language=language,
                     options={"blind": blind, "press": "white"}, position={})
         s.add(game)
         s.flush()

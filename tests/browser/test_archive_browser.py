@@ -83,9 +83,9 @@ def test_click_through_to_a_phase(archive_url: str, browser: object, tmp_path: P
     assert EVIL_NAME in page.locator("table.players").inner_text()
     page.screenshot(path=str(tmp_path / "game.png"), full_page=True)
 
-    page.get_by_role("link", name="Fall 1901 movement").click()
+    page.get_by_role("link", name="Fall 1901 Movement").click()
     page.wait_for_url("**/games/browsergame/F1901M")
-    assert page.locator("h1").inner_text() == "Fall 1901 movement"
+    assert page.locator("h1").inner_text() == "Fall 1901 Movement"
     board = page.locator("#map svg")
     assert board.is_visible()
     box = board.bounding_box()
@@ -98,6 +98,16 @@ def test_click_through_to_a_phase(archive_url: str, browser: object, tmp_path: P
     assert "succeeds" in outcomes and "fails" in outcomes
     assert SECRET_ORDER not in page.content()
     page.screenshot(path=str(tmp_path / "phase.png"), full_page=True)
+
+    # the language switch (issue 13 point 9): the same page in Italian, codes and all
+    page.get_by_role("link", name="Italiano").click()
+    page.wait_for_url("**/games/browsergame/F1901M?lang=it")
+    assert page.locator("html").get_attribute("lang") == "it"
+    assert page.locator("h1").inner_text() == "Autunno 1901 Movimenti"
+    italian = page.locator("#orders").inner_text()
+    assert "riuscito" in italian and "fallito" in italian and "succeeds" not in italian
+    assert "Ordini e risultati" in page.content()
+    page.screenshot(path=str(tmp_path / "phase.it.png"), full_page=True)
 
     # the phone layout: the map shrinks to the screen instead of overflowing it
     phone = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]

@@ -70,7 +70,7 @@ def test_late_days_move_everyones_deadline_without_naming_who_asked(db: Database
     assert before is not None
     sent = h.mail(france, _signon("FRANCE", france) + "LATE 2")
     reply = next(m for m in sent if m.to == france)
-    assert "2 late day(s) taken" in reply.body and "Days left: 8" in reply.body
+    assert "2 late days taken" in reply.body and "Days left: 8" in reply.body
     assert (h.game("alpha").deadline - before).days == 2
     others = [m for m in sent if m.to == players["ENGLAND"]]
     assert others and "France" not in others[0].body

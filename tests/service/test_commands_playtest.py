@@ -53,7 +53,7 @@ def test_list_shows_seat_statuses_and_options_in_words(db: Database) -> None:
 def test_option_lines_are_answered_in_words(db: Database) -> None:
     h = Harness(db)
     body = h.reply(GM, "CREA beta gmpass\nLINGUA it\nSTAMPA grigia")
-    assert "Opzione LINGUA: it." in body and "Opzione STAMPA: grigia." in body
+    assert "Opzione LINGUA: italiano." in body and "Opzione STAMPA: grigia." in body
 
 
 def test_history_of_a_game_without_turns_reads_well(db: Database) -> None:

@@ -129,7 +129,7 @@ def test_a_thousand_wrong_passwords_cost_one_check(db: Database,
     reply = sent[0].body
     assert reply.count("Wrong password") == 1
     assert "only one password per power is tried" in reply
-    assert "the 500 line(s) after them were not" in reply
+    assert "the 500 lines after them were not" in reply
     assert "wrong1" not in reply and "wrong0" not in reply
 
 
@@ -242,7 +242,7 @@ def test_order_and_status_pairs_cost_a_bounded_amount(db: Database) -> None:
 def test_the_command_line_cap_is_a_setting(db: Database) -> None:
     j = Judge.on(db, max_command_lines=2)
     sent = j.send(STRANGER, "HELP\nLIST\nLIST\nLIST\n")
-    assert "Only the first 2 lines" in sent[0].body and "the 2 line(s)" in sent[0].body
+    assert "Only the first 2 lines" in sent[0].body and "the 2 lines after" in sent[0].body
 
 
 # ------------------------------------------------------------------ 3. blind games

@@ -36,7 +36,14 @@ from judge.service.commands import (  # noqa: F401  (importing fills the registr
     reply_text,
 )
 from judge.service.commands.registry import BINDINGS
-from judge.service.commands.session import KEPT_WORDS, MASKED, READS_PER_MAIL, MailSession
+from judge.service.commands.session import (
+    KEPT_WORDS,
+    MASKED,
+    READS_PER_MAIL,
+    MailSession,
+    ReplyEntry,
+    echo_of,
+)
 from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
@@ -190,13 +197,20 @@ def run(ctx: MailContext) -> None:
     if order_commands.refuse_cc(s):
         s.finish()
         return
+    chatter: ReplyEntry | None = None  # the answer to the lines of chat just above
     for item in parsed.items:
+        if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
+                and s.entries and s.entries[-1] is chatter:
+            # a greeting or a paragraph of chat is answered once, its lines quoted together
+            chatter.echo = f"{chatter.echo}\n{echo_of(item)}"
+            continue
         if isinstance(item, OrderLine):
             _order_line(s, item)
         elif isinstance(item, NotUnderstood):
-            s.begin(item)
+            entry = s.begin(item)
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
             s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
+            chatter = None if suggestion else entry
         elif isinstance(item, Malformed):
             s.begin(item)
             if item.problem is Problem.UNCLOSED_BLOCK:

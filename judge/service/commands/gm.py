@@ -59,15 +59,8 @@ def option_command(s: MailSession, cmd: Command) -> None:
     except games.OptionRefused as exc:
         s.say(CommandRefusal.BAD_OPTION, option=keyword, value=str(exc))
         return
-    s.say(Done.OPTION_SET, option=keyword, value=_show(cmd.setting))
-
-
-def _show(value: object) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    # the value as set; the reply's template says it in the game's language
+    s.say(Done.OPTION_SET, option=keyword, name=cmd.option, value=cmd.setting)
 
 
 @handles(Verb.START)
@@ -364,6 +357,7 @@ def end_command(s: MailSession, cmd: Command) -> None:
     deadlines.clear(s.session, game)
     view = end_view(announce.game_info(game, s.settings), ending.last_played(s.session, game),
                     winners=(), reason="gm", centers=counts,
+                    scores=ending.position_scores(game, counts), scoring=ending.scoring_of(game),
                     votes=ending.revealed_votes(s.session, game))
     announce.broadcast(s.session, s.settings, s.now, game, "end", view)
     s.store.audit(s.now, "game.ended", game.id, actor_account_id=s.account.id,

@@ -13,7 +13,7 @@ from typing import Any
 from judge.adjudicator.phase import Phase
 from judge.parsing.commands import Command, OrderLine, Verb, closest_command, lexicon
 from judge.parsing.errors import Note, ParseError
-from judge.parsing.lexicon import lexicon as parsing_lexicon
+from judge.parsing.messages import in_notation
 from judge.parsing.messages import render as render_reason
 from judge.parsing.report import ParsedOrder, ParseReport, parse_orders
 from judge.rules.lateness import days_spendable
@@ -192,24 +192,6 @@ def warn_unordered_units(s: MailSession) -> None:
     if missing:
         s.say(Done.OWN_UNITS_WITHOUT_ORDERS, missing=in_notation(missing, game.language),
               second=seat.status == "onp1")
-
-
-def in_notation(orders: list[str], lang: str) -> list[str]:
-    """Canonical orders with the province codes the game's players write: a French player
-    reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
-    if lang == "en":
-        return list(orders)
-    lex = parsing_lexicon(lang)
-    out = []
-    for order in orders:
-        words = []
-        for word in order.split():
-            province, slash, coast = word.partition("/")
-            if len(province) == 3 and province in lex.display:
-                province = lex.short(province).upper()
-            words.append(f"{province}{slash}{coast}")
-        out.append(" ".join(words))
-    return out
 
 
 @handles(Verb.CLEAR, reads_orders=True)

@@ -53,6 +53,17 @@ def password_command(s: MailSession, cmd: Command) -> None:
     s.say(Done.PASSWORD_CHANGED, game=s.actor.game.name)
 
 
+@handles(Verb.SET_NAME)
+def name_command(s: MailSession, cmd: Command) -> None:
+    """The account's display name: the archive shows it beside the power (issue 13 point 12),
+    in a blind game only once the game is over."""
+    assert s.actor is not None
+    s.account.display_name = cmd.value or ""
+    s.store.audit(s.now, "set_name", game_id=s.actor.game.id,
+                  actor_account_id=s.account.id, power=s.actor.power or "GM")
+    s.say(Done.NAME_SET, game=s.actor.game.name, name=s.account.display_name)
+
+
 @handles(Verb.SET_ADDRESS)
 def address_command(s: MailSession, cmd: Command) -> None:
     """Exactly one plain address; it gets the game's mail once it has confirmed (at once

@@ -8,6 +8,7 @@ starts with ``SIGNON`` in English to an Italian game is answered in Italian thro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
@@ -92,7 +93,14 @@ class MailSession:
     def lang(self) -> str:
         if self.lang_game is not None:
             return reply_text.check_lang(self.lang_game.language)
-        return reply_text.check_lang(self.parsed.lang or self.account.language)
+        return reply_text.check_lang(self.parsed.lang or self.account_games_language
+                                     or self.account.language)
+
+    @cached_property
+    def account_games_language(self) -> str | None:
+        # a mail naming no game and using no command word (a chatty one) is answered in the
+        # language of the writer's games, not in the judge's default
+        return self.store.latest_game_language(self.account.id)
 
     def touch(self, game: Game) -> None:
         if self.lang_game is None:

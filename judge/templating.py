@@ -1,0 +1,92 @@
+"""Jinja2 environments that speak one language each: ``jinja2.ext.i18n`` over the judge's
+catalogs (judge.i18n), so a template is written once, in English, and every sentence in it is a
+``_()``/``ngettext()``/``pgettext()`` call translated when the template renders.
+
+Newstyle gettext: ``_("Game %(game)s is over.", game=game)`` fills its placeholders itself
+(and escapes them in HTML), so a translation can move them where its grammar wants them.
+
+The filters every kind of text shares are here: a power's name in the language, and the same
+with the article a French sentence puts before it (``la France``, ``l'Allemagne``) where the
+English says ``France``; in Italian and English ``power_art`` is the bare name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from jinja2 import BaseLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from judge.i18n import check_lang, translations
+from judge.parsing.commands_lexicon import lexicon
+
+# the widest power name of each language, for the columns of LIST, SUMMARY and START
+POWER_WIDTH = {"en": 10, "it": 12, "fr": 12}
+
+
+def power_name(power: str, lang: str) -> str:
+    return str(lexicon().power_name(str(power), lang))
+
+
+def with_article_fr(name: str) -> str:
+    """The seven powers' French names are all feminine: "la France", "l'Allemagne"."""
+    return f"l'{name}" if name[:1].lower() in "aeiouyéèêh" else f"la {name}"
+
+
+def power_with_article(power: str, lang: str) -> str:
+    name = power_name(power, lang)
+    return with_article_fr(name) if lang == "fr" else name
+
+
+def _loader() -> BaseLoader:
+    return PackageLoader("judge", "templates")
+
+
+def _install(env: Environment, lang: str) -> Environment:
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
+    env.globals["power_width"] = POWER_WIDTH[lang]
+    env.filters["power"] = lambda p: power_name(p, lang)
+    env.filters["powers"] = lambda ps: ", ".join(power_name(p, lang) for p in _seq(ps))
+    env.filters["power_art"] = lambda p: power_with_article(p, lang)
+    env.filters["powers_art"] = lambda ps: ", ".join(
+        power_with_article(p, lang) for p in _seq(ps))
+    env.filters["join_or"] = lambda items, empty="-": ", ".join(items) if items else empty
+    return env
+
+
+def _seq(items: Iterable[Any] | str) -> list[Any]:
+    return [items] if isinstance(items, str) else list(items)
+
+
+@cache
+def text_environment(lang: str) -> Environment:
+    """Plain text (mail): no escaping, blocks trimmed, templates never reloaded (they ship
+    with the code: no stat() of the file on every get_template)."""
+    env = Environment(
+        loader=_loader(),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+        extensions=["jinja2.ext.i18n"],
+    )
+    return _install(env, check_lang(lang))
+
+
+@cache
+def html_environment(lang: str) -> Environment:
+    """HTML (the archive): everything escaped, translations included."""
+    env = Environment(
+        loader=_loader(),
+        autoescape=select_autoescape(enabled_extensions=("html", "j2"), default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+        extensions=["jinja2.ext.i18n"],
+    )
+    return _install(env, check_lang(lang))

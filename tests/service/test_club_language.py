@@ -1,0 +1,95 @@
+"""Issue 13 point 9 as conversations: nothing English in an Italian or French game.
+
+A mail in, the exact reply out (golden files tests/golden/replies/club_lang_*), per language.
+Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judge.storage import Database
+from tests.service.commands_harness import GM, Harness, password_of
+from tests.service.test_commands_golden import check_golden
+
+CREATE = {"en": "CREATE", "it": "CREA", "fr": "CREER"}
+SIGNON = {"en": "SIGNON", "it": "ACCEDI", "fr": "CONNEXION"}
+# every option whose value the reply used to print as Python data (total=10 per_turn=3,
+# centres=18, yes): each must come back in the game's words
+OPTIONS = {
+    "it": "LINGUA it\nGIORNI RITARDO 10 3\nFINE A 18\nBUIO\nSCADENZE M=72 R=24 A=24\n"
+          "STAMPA grigia\nREGOLE italiane\nASSEGNAZIONE preferenze",
+    "fr": "LANGUE fr\nJOURS RETARD 10 3\nFIN A 18\nAVEUGLE oui\nECHEANCES M=72 R=24 A=24\n"
+          "PRESSE grise\nREGLES italiennes\nATTRIBUTION preferences",
+    "en": "LANGUAGE en\nLATE DAYS 10 3\nEND AT 18\nBLIND yes\nDEADLINES M=72 R=24 A=24\n"
+          "PRESS grey\nRULES italian\nASSIGNMENT preferences",
+}
+# words of the English replies that must not appear in an Italian or French one
+ENGLISH = re.compile(r"\b(yes|no|set to|total|per_turn|centres=|late day|Not understood)\b")
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_option_values_are_said_in_the_games_language(db: Database, lang: str) -> None:
+    h = Harness(db)
+    reply = h.reply(GM, f"{CREATE[lang]} club gmpass\n{OPTIONS[lang]}")
+    check_golden(f"club_lang_options.{lang}.txt", reply)
+    if lang != "en":
+        assert not ENGLISH.search(reply.split("\n-- \n")[0]), reply
+
+
+CHAT = {
+    "it": "Ciao a tutti,\nscusate il ritardo, questa settimana ho avuto da fare.\n"
+          "Mando gli ordini stasera.\nUn saluto, Marco",
+    "fr": "Bonjour à tous,\ndésolé pour le retard, semaine chargée.\n"
+          "J'envoie les ordres ce soir.\nAmicalement, Pierre",
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr"])
+def test_a_chatty_mail_is_answered_once_in_the_players_language(db: Database,
+                                                                lang: str) -> None:
+    h = Harness(db)
+    language = {"it": "LINGUA it", "fr": "LANGUE fr"}[lang]
+    players = h.started_game("club", language, lang=lang)
+    reply = h.reply(players["ITALY"], CHAT[lang])
+    check_golden(f"club_lang_chat.{lang}.txt", reply)
+    said = {"it": "Non capito", "fr": "Pas compris"}[lang]
+    assert reply.count(said) == 1 and "Not understood" not in reply
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_late_days_are_counted_in_words_of_the_language(db: Database, lang: str) -> None:
+    h = Harness(db)
+    language = {"it": "LINGUA it", "fr": "LANGUE fr", "en": ""}[lang]
+    players = h.started_game("club", language, lang=lang)
+    late = {"it": "RITARDO 1", "fr": "RETARD 1", "en": "LATE 1"}[lang]
+    italy = players["ITALY"]
+    reply = h.reply(italy, f"{SIGNON[lang]} ITALY club {password_of(italy)}\n{late}")
+    check_golden(f"club_lang_late.{lang}.txt", reply)
+    wanted = {"it": "Preso 1 giorno di ritardo", "fr": "1 jour de retard pris",
+              "en": "1 late day taken"}[lang]
+    assert wanted in reply
+
+
+# point 13: the waits the README calls configurable are GM options, set by mail
+WAITS = {
+    "it": "ATTESA SOSTITUTO 240\nPROROGA SOSTITUTO 72\nVOTO SOMMOSSA 36\nVOTO SOMMOSSA 960",
+    "fr": "ATTENTE REMPLACANT 240\nDELAI REMPLACANT 72\nVOTE SOMMOSSA 36\nVOTE SOMMOSSA 960",
+    "en": "REPLACEMENT WAIT 240\nREPLACEMENT GRACE 72\nSOMMOSSA VOTE 36\nSOMMOSSA VOTE 960",
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_the_waits_of_the_house_rules_are_set_by_mail(db: Database, lang: str) -> None:
+    from judge.service.games import rule_options
+
+    h = Harness(db)
+    reply = h.reply(GM, f"{CREATE[lang]} club gmpass\n{WAITS[lang]}")
+    check_golden(f"club_lang_waits.{lang}.txt", reply)
+    rules = rule_options(h.game("club"))
+    assert rules.replacement_wait.total_seconds() == 10 * 24 * 3600
+    assert rules.replacement_grace.total_seconds() == 72 * 3600
+    # 960 hours (40 days) is refused: the 36 hours stand
+    assert rules.resume_after_sommossa.total_seconds() == 36 * 3600

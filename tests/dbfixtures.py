@@ -1,33 +1,36 @@
 """Database fixtures (a plugin of the root conftest): ``db`` runs on SQLite and PostgreSQL.
 
 Migrating a database costs 0.1-0.3 s (1.5 s on a loaded machine) and a few hundred tests need
-one, so the schema is made once per session and each test gets it empty: on SQLite a copy of a
-migrated template file, on PostgreSQL the session's database with every table truncated
-(identities restarted, so ids start at 1 as in a new database). A test that changed the schema
-(the migration tests take ``db_url``, an empty database, and migrate it themselves) is followed by
-a full drop and migration, found by comparing the schema with the one the template had.
+one, so the schema is made once per session and each test gets a copy of its own: on SQLite a
+copy of a migrated template file, on PostgreSQL a database created from a migrated template
+database (and dropped after the test). The migration tests take ``db_url``, an empty database,
+and migrate it themselves.
 """
 
 from __future__ import annotations
 
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from judge.storage import Database
 from tests.conftest import POSTGRES_URL, need_service
-from tests.storage.pgdb import fresh_database, postgres_available
+from tests.storage.pgdb import admin_conninfo, fresh_database, postgres_available
 
 
 class PostgresState:
-    """The session's PostgreSQL database and the schema a fresh migration gives it."""
+    """The session's PostgreSQL databases: ``url`` for the tests that want no schema, and a
+    template migrated once, of which each other test gets a copy of its own."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, template_url: str) -> None:
         self.url = url
-        self.tables: frozenset[str] | None = None
+        self.template_url = template_url
+        self._template_ready = False
 
     def empty(self) -> str:
         """The database with no schema at all."""
@@ -40,46 +43,43 @@ class PostgresState:
             db.dispose()
         return self.url
 
-    def migrated(self) -> str:
-        """The database at head with every table empty."""
-        db = Database(self.url)
-        try:
-            tables = frozenset(inspect(db.engine).get_table_names())
-            if self.tables is None or tables != self.tables or not self._at_head(db):
-                db.dispose()
-                self.empty()
-                db = Database(self.url)
+    def migrated(self, request: pytest.FixtureRequest) -> str:
+        """A new database at head with every table empty, dropped after the test. A copy
+        (CREATE DATABASE ... TEMPLATE) rather than the shared database emptied: a thread or
+        process that a test's judge left behind can only ever write to that test's database,
+        and ids start at 1 as in a new one."""
+        if not self._template_ready:
+            db = Database(self.template_url)
+            try:
                 db.migrate()
-                self.tables = frozenset(inspect(db.engine).get_table_names())
-                return self.url
-            data = sorted(t for t in tables if t != "alembic_version")
-            with db.engine.begin() as conn:
-                conn.execute(text(
-                    "TRUNCATE " + ", ".join(f'"{t}"' for t in data) + " RESTART IDENTITY CASCADE"))
-        finally:
-            db.dispose()
-        return self.url
+            finally:
+                db.dispose()  # a template may have no connection while it is copied
+            self._template_ready = True
+        import psycopg  # the [postgres] extra, as in tests/storage/pgdb.py
 
-    @staticmethod
-    def _at_head(db: Database) -> bool:
-        from alembic.script import ScriptDirectory
+        name = f"{make_url(self.template_url).database}_{uuid.uuid4().hex[:8]}"
+        admin = admin_conninfo(self.url)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE '
+                         f'"{make_url(self.template_url).database}"')
 
-        from judge.storage.database import alembic_config
+        def drop() -> None:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-        with db.engine.connect() as conn:
-            heads = set(ScriptDirectory.from_config(alembic_config(conn)).get_heads())
-            rows = {r[0] for r in conn.execute(text("SELECT version_num FROM alembic_version"))}
-        return rows == heads
+        request.addfinalizer(drop)
+        return make_url(self.template_url).set(database=name).render_as_string(
+            hide_password=False)
 
 
 @pytest.fixture(scope="session")
 def pg_state() -> Iterator[PostgresState | None]:
-    """One fresh PostgreSQL database for the session, or None when there is no server."""
+    """The session's PostgreSQL databases, or None when there is no server."""
     if postgres_available(POSTGRES_URL) is not None:
         yield None
         return
-    with fresh_database(POSTGRES_URL) as url:
-        yield PostgresState(url)
+    with fresh_database(POSTGRES_URL) as url, fresh_database(POSTGRES_URL) as template:
+        yield PostgresState(url, template)
 
 
 @pytest.fixture(scope="session")
@@ -106,14 +106,15 @@ def _postgres(pg_state: PostgresState | None) -> PostgresState:
     return pg_state
 
 
-def migrated_url(kind: str, tmp_path: Path, sqlite_template: Path,
-                 pg_state: PostgresState | None) -> str:
-    """A database at head with no rows, of ``kind`` ("sqlite" or "postgresql")."""
+def migrated_url(request: pytest.FixtureRequest, kind: str, tmp_path: Path,
+                 sqlite_template: Path, pg_state: PostgresState | None) -> str:
+    """A database of the test's own at head with no rows, of ``kind`` ("sqlite" or
+    "postgresql")."""
     if kind == "sqlite":
         path = tmp_path / "judge.db"
         shutil.copyfile(sqlite_template, path)
         return f"sqlite:///{path}"
-    return _postgres(pg_state).migrated()
+    return _postgres(pg_state).migrated(request)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -128,7 +129,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path,
 @pytest.fixture(params=["sqlite", "postgresql"])
 def migrated_db_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path,
                     pg_state: PostgresState | None) -> str:
-    return migrated_url(request.param, tmp_path, sqlite_template, pg_state)
+    return migrated_url(request, request.param, tmp_path, sqlite_template, pg_state)
 
 
 @pytest.fixture

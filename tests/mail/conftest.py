@@ -45,7 +45,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template
                  pg_state: PostgresState | None) -> str:
     """A migrated, empty database: SQLite by default; tests that parametrise indirectly with
     "postgresql" get PostgreSQL. (The judge migrates at start: a no-op on these.)"""
-    return migrated_url(str(request.param), tmp_path, sqlite_template, pg_state)
+    return migrated_url(request, str(request.param), tmp_path, sqlite_template, pg_state)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from sqlalchemy.engine import make_url
 
 
-def _admin_conninfo(url: str) -> str:
+def admin_conninfo(url: str) -> str:
     parsed = make_url(url)
     parts = [f"host={parsed.host or '127.0.0.1'}", f"port={parsed.port or 5432}",
              f"dbname={parsed.database or 'postgres'}", f"user={parsed.username or 'postgres'}"]
@@ -23,7 +23,7 @@ def postgres_available(url: str) -> str | None:
     import psycopg
 
     try:
-        with psycopg.connect(_admin_conninfo(url), connect_timeout=3) as conn:
+        with psycopg.connect(admin_conninfo(url), connect_timeout=3) as conn:
             conn.execute("select 1")
     except Exception as exc:  # any failure means "not usable here"
         return f"PostgreSQL at {url} unavailable: {exc}"
@@ -36,10 +36,10 @@ def fresh_database(url: str) -> Iterator[str]:
     import psycopg
 
     name = f"judge_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(_admin_conninfo(url), autocommit=True) as conn:
+    with psycopg.connect(admin_conninfo(url), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
         yield make_url(url).set(database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(_admin_conninfo(url), autocommit=True) as conn:
+        with psycopg.connect(admin_conninfo(url), autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -77,9 +77,9 @@ def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
 CAP_NOTICE = "cap_notice"
 CAP_SUBJECT = N_("Reply limit reached")
 CAP_TEXT = N_(
-    "This judge has answered %(cap)s mails to this address in the last 24 hours, its daily "
-    "limit. Your later mails are still read and applied (orders are stored), but they get no "
-    "answer until the limit clears; this notice is sent once.\n"
+    "This judge has reached its daily limit of answers to this address (%(cap)s in 24 hours). "
+    "Your later mails are still read and applied (orders are stored), but they get no answer "
+    "until the limit clears; this notice is sent once.\n"
 )
 
 

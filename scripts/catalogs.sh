@@ -12,7 +12,7 @@ for lang in en it fr; do
     po="judge/locale/$lang/LC_MESSAGES/judge.po"
     if [ -f "$po" ]; then
         pybabel update -i judge/locale/judge.pot -D judge -d judge/locale -l "$lang" \
-            --no-location --omit-header --ignore-obsolete --no-fuzzy-matching
+            --ignore-obsolete --no-fuzzy-matching --width=100
     else
         pybabel init -i judge/locale/judge.pot -D judge -d judge/locale -l "$lang" --no-location
     fi

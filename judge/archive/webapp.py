@@ -22,7 +22,6 @@ from urllib.parse import parse_qs, unquote
 
 from jinja2 import Environment
 
-from judge.adjudicator.geography import POWERS
 from judge.archive import pages
 from judge.i18n import LANGUAGES
 from judge.maps import render_png
@@ -57,12 +56,18 @@ class Response:
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
 
 
+def _power_word(power: str, lang: str) -> str:
+    # a name the word tables know (any variant's powers are there), else the code in title case
+    name = power_name(power, lang)
+    return name if name != power else power.title()
+
+
 @cache
 def _templates(lang: str = "en") -> Environment:
     """The archive's templates in ``lang``: its catalog, and the stored codes as words."""
     env = html_environment(lang)  # the archive is its only user: its filters go on it
     env.filters["title_case"] = lambda s: str(s).title()
-    env.filters["power"] = lambda p: power_name(str(p), lang) if p in POWERS else str(p).title()
+    env.filters["power"] = lambda p: _power_word(str(p), lang)
     env.filters["seat_words"] = lambda code: pages.seat_words(code, lang)
     env.filters["source_words"] = lambda code: pages.source_words(code, lang)
     env.filters["status_words"] = lambda code: pages.status_words(code, lang)

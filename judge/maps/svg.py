@@ -12,7 +12,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.geography import POWERS, Board
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -71,7 +71,9 @@ def _title(snap: MapSnapshot) -> str:
 
 
 def _power(power: str, lang: str) -> str:
-    return str(lexicon().power_name(power, lang)) if power in POWERS else power.title()
+    # a name the word tables know (any variant's powers are there), else the code in title case
+    name = str(lexicon().power_name(power, lang))
+    return name if name != power else power.title()
 
 
 def _label(code: str, board: Board, lang: str) -> str:

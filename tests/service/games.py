@@ -10,7 +10,7 @@ from judge.adjudicator.jsonio import position_to_json
 from judge.adjudicator.position import Position
 from judge.service import deadlines
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, gamerepo
 from judge.storage.gamerepo import account_for, submit_orders
 from judge.storage.models import Game, Seat, default_game_options
 
@@ -46,3 +46,15 @@ def send(db: Database, game_id: int, power: str, orders: list[str], now: datetim
         game = s.get(Game, game_id)
         assert game is not None
         submit_orders(s, game_id, game.phase, power, orders, now)
+
+
+def move_unit(db: Database, power: str, old: str, new: str, game_name: str = "club") -> None:
+    """Put one unit of a stored game somewhere else (a test's shortcut to a position)."""
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, game_name)
+        assert game is not None
+        position = dict(game.position)
+        units = {p: list(v) for p, v in position["units"].items()}
+        units[power] = [new if u == old else u for u in units[power]]
+        position["units"] = units
+        game.position = position

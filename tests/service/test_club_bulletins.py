@@ -14,21 +14,13 @@ from judge.storage import Database, gamerepo
 from judge.storage.models import OutboundMail
 from tests.bulletins.test_golden import check_golden
 from tests.service.commands_harness import GM, Harness, password_of
+from tests.service.games import move_unit
 
 SIGNON = {"en": "SIGNON", "it": "ACCEDI", "fr": "CONNEXION"}
 LANGUAGE = {"en": "", "it": "LINGUA it", "fr": "LANGUE fr"}
 PROCESS = {"en": "PROCESS", "it": "ELABORA", "fr": "TRAITER"}
 
 
-def _move_unit(db: Database, power: str, old: str, new: str) -> None:
-    with db.session() as s:
-        game = gamerepo.game_by_name(s, "club")
-        assert game is not None
-        position = dict(game.position)
-        units = {p: list(v) for p, v in position["units"].items()}
-        units[power] = [new if u == old else u for u in units[power]]
-        position["units"] = units
-        game.position = position
 
 
 def _bulletin(db: Database, phase: str, to: str) -> OutboundMail:
@@ -47,7 +39,7 @@ def test_a_retreat_bulletin_has_its_map_and_every_power_its_units(db: Database,
     h = Harness(db)
     players = h.started_game("club", LANGUAGE[lang], lang=lang)
     # Italy dislodges the fleet in Trieste: a retreat phase follows
-    _move_unit(db, "ITALY", "A ROM", "A TYR")
+    move_unit(db, "ITALY", "A ROM", "A TYR")
     italy, austria = players["ITALY"], players["AUSTRIA"]
     # Tyrolia is ALP in French (TYR is the Tyrrhenian Sea there)
     tyrolia = {"fr": "ALP"}.get(lang, "TYR")
@@ -122,7 +114,7 @@ def test_no_deadline_is_announced_for_a_phase_processed_at_once(db: Database, la
     in W1901A, which is processed at once, so the F1901M bulletin announces no deadline."""
     h = Harness(db)
     players = h.started_game("club", LANGUAGE[lang], lang=lang)
-    _move_unit(db, "AUSTRIA", "F TRI", "F ADR")
+    move_unit(db, "AUSTRIA", "F TRI", "F ADR")
     _edit_position(db, {"ITALY": "GRE"}, {"ITALY": "A PIE"})
     italy = players["ITALY"]
     signon = f"{SIGNON[lang]} ITALY club {password_of(italy)}\n"

@@ -15,6 +15,7 @@ from judge.storage import Database, gamerepo, playrepo
 from judge.storage.models import AuditLog, OutboundMail
 from tests.service.commands_harness import GM as GM_ADDRESS
 from tests.service.commands_harness import Harness, password_of
+from tests.service.games import move_unit
 from tests.service.test_commands_golden import check_golden
 
 SIGNON = {"en": "SIGNON", "it": "ACCEDI", "fr": "CONNEXION"}
@@ -40,15 +41,6 @@ def _set_seat(db: Database, power: str, status: str) -> None:
         seat.status = status
 
 
-def _move_unit(db: Database, power: str, old: str, new: str) -> None:
-    with db.session() as s:
-        game = gamerepo.game_by_name(s, "club")
-        assert game is not None
-        position = dict(game.position)
-        units = {p: list(v) for p, v in position["units"].items()}
-        units[power] = [new if u == old else u for u in units[power]]
-        position["units"] = units
-        game.position = position
 
 
 # point 1: a French and an English writer in an Italian game; an Italian writer elsewhere
@@ -100,7 +92,7 @@ def test_house_rules_coast_and_support(db: Database, lang: str, rules: str) -> N
     value = {"italian": "italiane" if lang == "it" else "italian",
              "rulebook": "regolamento"}[rules]
     h, players = _game(db, lang, f"{option} {value}")
-    _move_unit(db, "TURKEY", "F ANK", "F BLA")
+    move_unit(db, "TURKEY", "F ANK", "F BLA")
     turkey = players["TURKEY"]
     orders = {"it": "F MNE - Bul\nA Smi APP A Cos", "en": "F BLA - Bul\nA Smy S A Con"}[lang]
     reply = h.reply(turkey, _signon(lang, "TURKEY", turkey) + orders)

@@ -22,9 +22,11 @@ import time
 from dataclasses import dataclass, field
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders, random_orders
+
+STANDARD = installed_variant("standard")
 
 
 @dataclass
@@ -48,16 +50,16 @@ class Run:
 
 def play(seed: int, years: int, run: Run) -> None:
     rng = random.Random(seed)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     last_year = position.phase.year + years
     wall, cpu = time.perf_counter_ns, time.thread_time_ns
     while position.phase.year < last_year:
         if position.phase.is_movement:
-            for power in POWERS:
+            for power in STANDARD.powers:
                 w0, c0 = wall(), cpu()
                 possible_orders(position, power)
                 run.listing.add(wall() - w0, cpu() - c0)
-        orders = {power: random_orders(position, power, rng) for power in POWERS}
+        orders = {power: random_orders(position, power, rng) for power in STANDARD.powers}
         w0, c0 = wall(), cpu()
         result = adjudicate(position, orders)
         w1, c1 = wall(), cpu()

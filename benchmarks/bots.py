@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Order
-from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.bots.engine import bot_orders
+
+STANDARD = variant("standard")
 
 SCENARIOS = ("random", "hold", "baseline", "bots")
 KINDS = ("M", "R", "A")
@@ -71,8 +71,8 @@ class Tally:
 
 def _roles(scenario: str, subject: str) -> dict[str, str]:
     if scenario == "bots":
-        return {p: ("baseline" if p == subject else "bot") for p in POWERS}
-    return {p: ("bot" if p == subject else scenario) for p in POWERS}
+        return {p: ("baseline" if p == subject else "bot") for p in STANDARD.powers}
+    return {p: ("bot" if p == subject else scenario) for p in STANDARD.powers}
 
 
 def play(scenario: str, subject: str, seed: int, last_year: int, person: str) -> Tally:
@@ -80,12 +80,12 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
     board = standard.board
     rng = random.Random(seed)
     roles = _roles(scenario, subject)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     tally = Tally(games=1)
     while position.phase.year <= last_year:
         kind = position.phase.kind.value
         orders: dict[str, list[Order]] = {}
-        for power in POWERS:
+        for power in STANDARD.powers:
             role = roles[power]
             if role == "hold":
                 continue
@@ -101,10 +101,10 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
                     tally.illegal += 1
             orders[power] = given
         position = adjudicate(position, orders, variant=standard).position
-        counts = {p: len(position.centers_of(p)) for p in POWERS}
+        counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
         if max(counts.values()) >= 18 and position.phase.kind.value != "R":
             break
-    counts = {p: len(position.centers_of(p)) for p in POWERS}
+    counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
     mine = counts[subject]
     tally.wins = int(mine >= 18)
     tally.most = int(mine == max(counts.values()) and mine > 0)
@@ -141,7 +141,7 @@ def main() -> None:
             args.personality,
         )
         for n, scenario in enumerate(scenarios)
-        for k, power in enumerate(POWERS)
+        for k, power in enumerate(STANDARD.powers)
         for i in range(args.games)
     ]
     totals = {s: Tally(games=0) for s in scenarios}

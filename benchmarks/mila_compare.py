@@ -16,9 +16,10 @@ import sys
 import time
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS
-from judge.adjudicator.position import Position
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.possible import possible_orders, random_orders
+
+STANDARD = installed_variant("standard")
 
 LAST_YEAR = 1913
 
@@ -49,14 +50,14 @@ def mila_game(seed: int, movement: list[float], listing: list[float]) -> None:
 
 def our_game(seed: int, movement: list[float], listing: list[float]) -> None:
     rng = random.Random(seed)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     while position.phase.year < LAST_YEAR:
         if position.phase.is_movement:
             t0 = time.thread_time_ns()
-            for power in POWERS:
+            for power in STANDARD.powers:
                 possible_orders(position, power)
             listing.append((time.thread_time_ns() - t0) / 1000)
-        orders = {power: random_orders(position, power, rng) for power in POWERS}
+        orders = {power: random_orders(position, power, rng) for power in STANDARD.powers}
         t0 = time.thread_time_ns()
         result = adjudicate(position, orders)
         t1 = time.thread_time_ns()

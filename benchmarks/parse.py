@@ -13,11 +13,13 @@ import argparse
 import random
 import time
 
-from judge.adjudicator.geography import standard_board
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.position import Position
 from judge.parsing import parse_orders
 from judge.parsing.lexicon import lexicon
 from judge.parsing.text import tokenize
+
+STANDARD = installed_variant("standard")
 
 SIGNS = {"en": ["-", "->", " to ", "–", "=>"], "fr": ["-", "=", ":", "→"], "it": ["-", "–", "->"]}
 HOLD = {"en": "H", "fr": "T", "it": "XXX"}
@@ -32,7 +34,7 @@ def _word(code: str, lang: str, rng: random.Random) -> str:
 
 
 def make_lines(lang: str, count: int, rng: random.Random) -> list[str]:
-    board = standard_board()
+    board = STANDARD.board
     armies = sorted(board.army_adjacency)
     fleets = sorted(board.fleet_adjacency)
     seas = [c for c, p in board.provinces.items() if p.is_sea]
@@ -102,7 +104,7 @@ def main() -> None:
                 f"{lang}: {len(lines)} lines, {label}, no position: "
                 f"{seconds:.3f} s CPU, {len(lines) / seconds:,.0f} lines/s"
             )
-        seconds = measure(lines, lang, 20, Position.initial())
+        seconds = measure(lines, lang, 20, STANDARD.initial_position())
         print(
             f"{lang}: {len(lines)} lines, mails of 20 lines, with position: "
             f"{seconds:.3f} s CPU, {len(lines) / seconds:,.0f} lines/s"

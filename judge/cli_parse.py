@@ -74,12 +74,7 @@ def _position(args: argparse.Namespace) -> tuple[Position | None, Phase | None]:
             unit = parse_unit(text, power)
             if not board.is_location(unit.location):
                 raise ValueError(f"unknown location in unit {text!r}")
-    centers = _json_arg(args.centers)
-    if centers is None:
-        centers = {p: list(cs) for p, cs in variant.homes.items()}
-    position = Position.from_lists(phase, units, centers)
-    position.homes = variant.homes
-    position.variant = variant.name
+    position = variant.position(phase, units, _json_arg(args.centers))
     dislodged = _json_arg(args.dislodged) or {}
     for power, entries in dislodged.items():
         for text, retreats in entries.items():

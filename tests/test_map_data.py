@@ -6,10 +6,10 @@ import csv
 
 import pytest
 
-from judge.adjudicator.geography import POWERS, standard_board
 from tests.conftest import SHARED
+from tests.standard_variant import STANDARD
 
-BOARD = standard_board()
+BOARD = STANDARD.board
 
 
 def test_province_counts() -> None:
@@ -26,7 +26,7 @@ def test_centres_and_homes() -> None:
     homes = BOARD.all_home_centers
     assert sum(len(h) for h in homes.values()) == 22
     assert homes["RUSSIA"] == ("MOS", "SEV", "STP", "WAR")
-    assert all(len(homes[p]) == 3 for p in POWERS if p != "RUSSIA")
+    assert all(len(homes[p]) == 3 for p in STANDARD.powers if p != "RUSSIA")
 
 
 def test_adjacency_counts_and_symmetry() -> None:

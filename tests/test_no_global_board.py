@@ -16,15 +16,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 
-# module -> what it still reads and why (shrink this; never add to it)
-LEFT: dict[str, set[str]] = {
-    # the definitions themselves: the standard map's loader and its power tuple
-    "adjudicator/geography.py": {"POWERS", "standard_board"},
-    # Position()'s default homes, Position.initial() and from_lists() without centres
-    "adjudicator/position.py": {"standard_board", "S1901M"},
-    # a DATC case without a phase line is a Spring 1901 movement (the DATC's convention)
-    "adjudicator/datc.py": {"S1901M"},
-}
+# module -> what it still reads and why (shrink this; never add to it). Empty: the standard
+# map's loader and power tuple are gone, a Position names its variant and homes, and a DATC case
+# without a phase line takes the standard variant's first phase.
+LEFT: dict[str, set[str]] = {}
 WATCHED = ("POWERS", "standard_board")
 
 

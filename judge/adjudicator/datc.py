@@ -55,7 +55,7 @@ class DatcFormatError(ValueError):
 class DatcCase:
     id: str
     title: str = ""
-    phase: str = "S1901M"
+    phase: str | None = None  # None: no phase line, the standard variant's first phase
     owners: list[tuple[str, str]] | None = None
     prestate: list[tuple[str, str]] = field(default_factory=list)  # (power, "A LVP")
     dislodged: list[tuple[str, str]] = field(default_factory=list)
@@ -221,13 +221,15 @@ def parse_order(text: str, units: dict[str, Unit]) -> Order:
 
 
 def build_position(case: DatcCase, board: Board) -> Position:
-    phase = Phase.parse(case.phase)
+    standard = installed_variant("standard")  # DATC cases are written on the standard map
+    # a case without a phase line is played in the first phase (the DATC's convention)
+    phase = standard.first_phase if case.phase is None else Phase.parse(case.phase)
     units: dict[str, Unit] = {}
     for power, text in case.prestate:
         unit = _unit(power, text)
         units[unit.province] = unit
     if case.owners is None:
-        centers = dict(installed_variant("standard").initial_position().centers)
+        centers = dict(standard.initial_position().centers)
     else:
         centers = {_unit(p, t).province: p for p, t in case.owners}
     dislodged: dict[str, Dislodged] = {}
@@ -253,7 +255,7 @@ def build_position(case: DatcCase, board: Board) -> Position:
             origin = origins.get(unit.province)
             options = retreat_options(board, unit, units, origin, standoffs)
             dislodged[unit.province] = Dislodged(unit, origin, options)
-    return Position(phase, units, centers, dislodged)
+    return Position(phase, units, centers, dislodged, standard.homes, standard.name)
 
 
 def _labels(pairs: list[tuple[str, str]]) -> list[str]:

@@ -16,10 +16,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-# The standard map's powers, kept for callers that predate variants; code that serves a game
-# asks its variant (``Variant.powers``, ``Board.powers``) instead.
-POWERS: tuple[str, ...] = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
-
 
 @dataclass(frozen=True, slots=True)
 class Province:
@@ -53,8 +49,9 @@ class Board:
     # names of coast rows (BUL/EC...) per language, for the parsers
     coast_names: dict[str, dict[str, Any]]
     # the powers of this map, in their conventional (alphabetical) order
-    powers: tuple[str, ...] = POWERS
-    name: str = "standard"
+    powers: tuple[str, ...]
+    # the map folder's name (``judge/variants/<name>/map.json``)
+    name: str
 
     @property
     def supply_centers(self) -> frozenset[str]:
@@ -173,7 +170,7 @@ def board_from_json(raw: dict[str, Any]) -> Board:
         locations=frozenset(locations),
         coast_names=coast_names,
         powers=tuple(sorted(raw["starting_units"])),
-        name=raw.get("variant", "standard"),
+        name=raw["variant"],
     )
     return board
 
@@ -213,8 +210,3 @@ def load_board(name: str) -> Board:
         resources.files("judge.variants").joinpath(name, "map.json").read_text("utf-8")
     )
     return board_from_json(raw)
-
-
-def standard_board() -> Board:
-    """The standard map, for callers that predate variants (a game passes its own board)."""
-    return load_board("standard")

@@ -138,8 +138,8 @@ def finish(
     centers: dict[str, str],
     dislodged: dict[str, Dislodged],
     homes: dict[str, tuple[str, ...]],
-    neutral: frozenset[str] = frozenset(),
-    variant: str = "standard",
+    neutral: frozenset[str],
+    variant: str,  # the position's variant, carried over (never assumed)
 ) -> Position:
     if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)

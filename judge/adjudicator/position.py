@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-from judge.adjudicator.geography import standard_board
-from judge.adjudicator.orders import Unit, parse_unit, unit_value
+from judge.adjudicator.orders import Unit, parse_unit
 from judge.adjudicator.phase import Phase
 
 
@@ -21,48 +20,41 @@ class Dislodged:
 
 @dataclass
 class Position:
+    """Where a game stands, on its variant's map.
+
+    Every field is given: a position names the variant it belongs to and carries that variant's
+    home centres (adjustments and civil disorder read them), so nothing falls back to a map the
+    caller did not choose. ``Variant.initial_position()`` and ``Variant.position()`` build one.
+    """
+
     phase: Phase
     units: dict[str, Unit]  # keyed by province code (a fleet on STP/SC is under "STP")
     centers: dict[str, str]  # supply-centre province -> owning power
-    dislodged: dict[str, Dislodged] = field(default_factory=dict)  # keyed by province
-    homes: dict[str, tuple[str, ...]] = field(
-        default_factory=lambda: standard_board().all_home_centers
-    )
+    dislodged: dict[str, Dislodged]  # keyed by province
+    homes: dict[str, tuple[str, ...]]  # power -> its home centres, for every power of the map
     # the name of the game's variant (``catalog.variant(name)``): a position knows its map, so
     # whoever holds one (the service, the bots, the maps) adjudicates and draws it on that map
-    variant: str = "standard"
-
-    @classmethod
-    def initial(cls) -> Position:
-        board = standard_board()
-        units: dict[str, Unit] = {}
-        for power, texts in board.starting_units.items():
-            for text in texts:
-                parsed = parse_unit(text, power)
-                unit = unit_value(power, parsed.type, parsed.location)
-                units[unit.province] = unit
-        centers = {c: p for p, cs in board.all_home_centers.items() for c in cs}
-        return cls(Phase.parse("S1901M"), units, centers)
+    variant: str
 
     @classmethod
     def from_lists(
         cls,
         phase: str | Phase,
-        units: dict[str, Iterable[str]],
-        centers: dict[str, Iterable[str]] | None = None,
+        units: Mapping[str, Iterable[str]],
+        centers: Mapping[str, Iterable[str]],
+        homes: Mapping[str, tuple[str, ...]],
+        variant: str,
     ) -> Position:
-        """Build from the JSON shape: ``{"ENGLAND": ["F LON", ...]}``."""
+        """Build from the JSON shape: ``{"ENGLAND": ["F LON", ...]}`` (``Variant.position()``
+        fills ``homes`` and ``variant`` in, and the centres when none are given)."""
         placed: dict[str, Unit] = {}
         for power, texts in units.items():
             for text in texts:
                 unit = parse_unit(text, power)
                 placed[unit.province] = unit
-        if centers is None:
-            owned = {c: p for p, cs in standard_board().all_home_centers.items() for c in cs}
-        else:
-            owned = {c: p for p, cs in centers.items() for c in cs}
+        owned = {c: p for p, cs in centers.items() for c in cs}
         ph = phase if isinstance(phase, Phase) else Phase.parse(phase)
-        return cls(ph, placed, owned)
+        return cls(ph, placed, owned, {}, dict(homes), variant)
 
     def units_of(self, power: str) -> list[Unit]:
         return sorted(

@@ -16,7 +16,7 @@ neutral power joins the seat that won the draw, and its territory opens).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from judge.adjudicator.geography import Board
@@ -94,6 +94,18 @@ class Variant:
         homes = self.homes
         centers = {c: p for p, cs in homes.items() for c in cs}
         return Position(self.first_phase, units, centers, {}, homes, self.name)
+
+    def position(
+        self,
+        phase: str | Phase,
+        units: Mapping[str, Iterable[str]],
+        centers: Mapping[str, Iterable[str]] | None = None,
+    ) -> Position:
+        """A position on this variant's map from the JSON shape (``{"ENGLAND": ["F LON"]}``);
+        without ``centers`` every power owns its home centres."""
+        homes = self.homes
+        owned = homes if centers is None else centers
+        return Position.from_lists(phase, units, owned, homes, self.name)
 
     def lot_drawn(self, phase: Phase) -> bool:
         """Whether the lot must have been drawn by the time ``phase`` is adjudicated."""

@@ -34,7 +34,7 @@ class GameInfo:
     judge: str  # the judge's name or address, for the ``::`` header
     language: str
     timezone: str
-    variant: str = "standard"
+    variant: str  # the game's variant: its power names and map
     blind: bool = False
 
 

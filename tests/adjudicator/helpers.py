@@ -5,12 +5,13 @@ from __future__ import annotations
 from judge.adjudicator.adjudication import Adjudication, Options, adjudicate
 from judge.adjudicator.orders import Order, parse_canonical
 from judge.adjudicator.position import Position
+from tests.standard_variant import STANDARD
 
 
 def position(
     phase: str, units: dict[str, list[str]], centers: dict[str, list[str]] | None = None
 ) -> Position:
-    return Position.from_lists(phase, units, centers)
+    return STANDARD.position(phase, units, centers)
 
 
 def orders(texts: dict[str, list[str]]) -> dict[str, list[Order]]:

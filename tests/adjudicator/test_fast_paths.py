@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS, standard_board
 from judge.adjudicator.legality import movement_memo, normalize_with
 from judge.adjudicator.movement_phase import _read, _results
 from judge.adjudicator.orders import (
@@ -40,26 +39,27 @@ from judge.adjudicator.possible import possible_orders, random_orders
 from judge.adjudicator.refusals import Refusal
 from judge.adjudicator.resolver import unit_label
 from judge.adjudicator.verdicts import MovementVerdicts
+from tests.standard_variant import STANDARD
 
-BOARD = standard_board()
+BOARD = STANDARD.board
 LOCATIONS = sorted(BOARD.locations)
 
 
 def _movement_position(seed: int, phases: int) -> Position:
     rng = random.Random(seed)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     for _ in range(phases):
-        orders = {p: random_orders(position, p, rng) for p in POWERS}
+        orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
         position = adjudicate(position, orders).position
     while not position.phase.is_movement:
-        orders = {p: random_orders(position, p, rng) for p in POWERS}
+        orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
         position = adjudicate(position, orders).position
     return position
 
 
 def _coordinated(position: Position, rng: random.Random) -> dict[str, list[Order]]:
     """Moves first, then supports and convoys for the moves and holds actually ordered."""
-    options = {p: possible_orders(position, p) for p in POWERS}
+    options = {p: possible_orders(position, p) for p in STANDARD.powers}
     chosen: dict[str, Order] = {}
     for listing in options.values():
         for loc, orders in listing.items():
@@ -103,7 +103,7 @@ def _mangle(position: Position, orders: dict[str, list[Order]], rng: random.Rand
             given_orders.pop(rng.randrange(len(given_orders)))  # a unit left to hold
         rng.shuffle(given_orders)
         if rng.random() < 0.2:
-            other = rng.choice(POWERS)
+            other = rng.choice(STANDARD.powers)
             if orders[other]:
                 given_orders.append(rng.choice(orders[other]))  # somebody else's unit
 
@@ -131,7 +131,7 @@ def _random_order(rng: random.Random, units: list) -> Order:
 def _orders(position: Position, seed: int, style: int) -> dict[str, list[Order]]:
     rng = random.Random(seed)
     if style == 0:
-        orders = {p: random_orders(position, p, rng) for p in POWERS}
+        orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
     else:
         orders = _coordinated(position, rng)
     if style == 2:
@@ -288,6 +288,9 @@ def test_plans_do_not_rely_on_shared_units_or_power_names(case: tuple[int, int, 
         position.phase,
         {p: Unit("".join(u.power), u.type, "".join(u.location)) for p, u in position.units.items()},
         dict(position.centers),
+        dict(position.dislodged),
+        dict(position.homes),
+        position.variant,
     )
     renamed = {"".join(list(power)): list(given) for power, given in orders.items()}
     assert adjudicate(copied, renamed) == shared

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import RequestError, position_from_json, position_to_json
 from judge.adjudicator.legality import Refusal, check, normalize
 from judge.adjudicator.orders import Move, UnitType, parse_canonical
 from judge.adjudicator.position import Dislodged, Position
 from judge.adjudicator.possible import possible_orders
 from tests.adjudicator.helpers import position
+from tests.standard_variant import STANDARD
 
 MOVEMENT = position(
     "S1901M",
@@ -120,16 +120,16 @@ def _random_position(seed: int) -> Position:
     from judge.adjudicator.possible import random_orders
 
     rng = random.Random(seed)
-    pos = Position.initial()
+    pos = STANDARD.initial_position()
     for _ in range(rng.randrange(0, 16)):
-        pos = adjudicate(pos, {p: random_orders(pos, p, rng) for p in POWERS}).position
+        pos = adjudicate(pos, {p: random_orders(pos, p, rng) for p in STANDARD.powers}).position
     return pos
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_possible_orders_are_all_legal(seed: int) -> None:
     pos = _random_position(seed)
-    for power in POWERS:
+    for power in STANDARD.powers:
         for location, orders in possible_orders(pos, power).items():
             assert orders, location
             for order in orders:

@@ -10,8 +10,8 @@ import pytest
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.datc import build_position, parse_order
-from judge.adjudicator.geography import standard_board
 from tests.adjudicator.test_datc import SHARED_CASES, SHARED_FILE
+from tests.standard_variant import STANDARD
 
 EXPECTED: dict[str, list[str]] = {
     "6.A.1": ["ENG F NTH - PIC=illegal:not_adjacent"],
@@ -489,7 +489,7 @@ EXPECTED: dict[str, list[str]] = {
 
 def _outcomes(case_id: str) -> list[str]:
     case = next(c for c in SHARED_CASES if c.id == case_id)
-    board = standard_board()
+    board = STANDARD.board
     position = build_position(case, board)
     orders: dict = {}
     for power, text in case.orders:

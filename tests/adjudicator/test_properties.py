@@ -8,27 +8,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.adjudicator.adjudication import Adjudication, adjudicate
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_to_json
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
+from tests.standard_variant import STANDARD
 
 
 def _position_after(seed: int, phases: int) -> Position:
     rng = random.Random(seed)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     for _ in range(phases):
-        orders = {p: random_orders(position, p, rng) for p in POWERS}
+        orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
         position = adjudicate(position, orders).position
     return position
 
 
 def _orders(position: Position, rng: random.Random) -> dict[str, list[Order]]:
-    orders = {p: random_orders(position, p, rng) for p in POWERS}
+    orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
     # a few orders for other powers' units: refused, and never in the way of the owner's order
-    for power in POWERS:
-        other = rng.choice(POWERS)
+    for power in STANDARD.powers:
+        other = rng.choice(STANDARD.powers)
         if other != power and orders[other] and rng.random() < 0.3:
             orders[power].append(rng.choice(orders[other]))
     return orders

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.adjudicator.adjudication import Options
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.legality import Refusal
 from judge.adjudicator.orders import Disband, Hold, Waive
 from judge.adjudicator.outcomes import Outcome
-from judge.adjudicator.position import Position
 from tests.adjudicator.helpers import outcome_of, position, run
+from tests.standard_variant import STANDARD
 
 
 def test_bounce_names_the_other_unit() -> None:
@@ -208,9 +210,9 @@ def test_removal_distance_option() -> None:
 
 
 def test_adjustment_phase_skipped_when_nobody_can_adjust() -> None:
-    start = Position.initial()
+    start = STANDARD.initial_position()
     result = run(start, {})
     assert str(result.position.phase) == "F1901M"
-    fall = Position(result.position.phase, result.position.units, result.position.centers)
+    fall = replace(result.position, dislodged={})
     after_fall = run(fall, {})
     assert str(after_fall.position.phase) == "S1902M"

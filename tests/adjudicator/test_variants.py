@@ -24,6 +24,7 @@ from judge.adjudicator.orders import parse_canonical
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import VariantError
+from tests.standard_variant import STANDARD
 
 STANDARD_UNITS = {p: list(u) for p, u in variant("standard").board.starting_units.items()}
 
@@ -49,7 +50,22 @@ def test_the_standard_variant_is_the_2008_board() -> None:
     assert str(v.first_phase) == "S1901M"
     assert v.homes["RUSSIA"] == ("MOS", "SEV", "STP", "WAR")
     start = v.initial_position()
-    assert start == Position.initial()
+    assert len(start.units) == 22 and start.variant == "standard" and start.homes == v.homes
+    assert sorted(start.centers) == sorted(c for cs in v.homes.values() for c in cs)
+
+
+def test_a_position_names_its_variant_and_its_home_centres() -> None:
+    """Issue 12: no Position silently assumes the standard map's homes or first phase."""
+    with pytest.raises(TypeError):
+        Position(Phase.parse("S1901M"), {}, {})  # type: ignore[call-arg]
+    pure = variant("pure")
+    start = pure.initial_position()
+    assert start.variant == "pure" and start.homes == pure.homes
+    assert start.phase == pure.first_phase and set(start.powers()) == set(pure.powers)
+    # without centres, every power of the variant owns its own home centres
+    empty = pure.position("F1903M", {})
+    assert empty.variant == "pure" and empty.centers == start.centers
+    assert STANDARD.position("F1903M", {}).homes == STANDARD.homes != empty.homes
 
 
 @pytest.mark.parametrize(
@@ -118,7 +134,7 @@ def test_six_players_a_dislodged_italian_unit_is_disbanded_not_retreated() -> No
 
 
 def test_neutral_powers_make_no_adjustments() -> None:
-    position = Position.from_lists(
+    position = STANDARD.position(
         "W1902A", {"ITALY": ["A VEN", "F NAP", "A ROM"], "GERMANY": ["A BER"]},
         {"ITALY": ["VEN"], "GERMANY": ["BER", "KIE", "MUN"]},
     )
@@ -191,7 +207,7 @@ def test_judge_adjudicate_reads_the_variant_from_the_cli() -> None:
 
 
 def test_orders_for_neutral_units_never_reach_the_resolver() -> None:
-    position = Position.from_lists("S1901M", {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI"]})
+    position = STANDARD.position("S1901M", {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI"]})
     orders = {"ITALY": [parse_canonical("A VEN - TRI")]}
     result = adjudicate(position, orders, Options(), variant("standard-6"))
     assert result.position.units == position.units
@@ -204,9 +220,9 @@ def test_a_player_wins_with_his_powers_centres_added_up() -> None:
     centres = {"ENGLAND": ["BRE", "EDI", "LON", "LVP", "MAR", "PAR", "BEL", "HOL"],
                "FRANCE": ["SPA", "POR", "NWY", "SWE", "DEN", "KIE", "BER", "MUN"],
                "RUSSIA": ["MOS", "SEV", "STP", "WAR", "RUM", "BUL", "SER"]}
-    position = Position.from_lists("S1916M", {}, centres)
+    position = STANDARD.position("S1916M", {}, centres)
     assert seat_victory(v, position, "AUSTRIA") is None  # 23 centres
     centres["ITALY"] = ["NAP"]
-    position = Position.from_lists("S1916M", {}, centres)
+    position = STANDARD.position("S1916M", {}, centres)
     assert seat_victory(v, position, "AUSTRIA") is None  # Italy joined the other side
     assert seat_victory(v, position, "ENGLAND") == ("ENGLAND", "FRANCE", "ITALY", "RUSSIA")

@@ -11,12 +11,11 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_to_json
-from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.storage import Database
 from judge.storage.models import Account, Game, OrderSet, Press, Seat, Turn, Vote
+from tests.standard_variant import STANDARD
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 SECRET_ADDRESS = "hidden.player@secret.example"
@@ -29,14 +28,14 @@ def play(db: Database, name: str = "archtest", years: int = 2, seed: int = 7,
          status: str = "finished", blind: bool = False, language: str = "en") -> list[str]:
     """Store a game of ``years`` game years; returns the processed phases in order."""
     rng = random.Random(seed)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     phases: list[str] = []
     with db.session() as s:
         game = Game(name=name, status=status, created=T0, language=language,
                     options={"blind": blind, "press": "white"}, position={})
         s.add(game)
         s.flush()
-        for i, power in enumerate(POWERS):
+        for i, power in enumerate(STANDARD.powers):
             address = SECRET_ADDRESS if power == "FRANCE" else f"p{i}@players.example"
             display = EVIL_NAME if power == "GERMANY" else f"Player {power.title()}"
             account = Account(address=f"{name}.{address}", display_name=display, created=T0)
@@ -45,7 +44,7 @@ def play(db: Database, name: str = "archtest", years: int = 2, seed: int = 7,
             s.add(Seat(game_id=game.id, power=power, account_id=account.id))
         now = T0
         while position.phase.year < 1901 + years:
-            orders = {p: random_orders(position, p, rng) for p in POWERS}
+            orders = {p: random_orders(position, p, rng) for p in STANDARD.powers}
             before = position_to_json(position)
             adj = adjudicate(position, orders)
             after = position_to_json(adj.position)

@@ -7,7 +7,6 @@ import random
 import pytest
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import (
     Build,
@@ -19,10 +18,10 @@ from judge.adjudicator.orders import (
     UnitType,
     Waive,
 )
-from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.bots.engine import Commitments, bot_orders, describe
 from judge.bots.personality import PERSONALITIES
+from tests.standard_variant import STANDARD
 
 CENTRES = {
     "GERMANY": ["BEL", "MUN"],
@@ -35,13 +34,13 @@ def _play(seed: int, years: int, plain_for: frozenset[str] = frozenset()):
     """A seeded game of bots (some plain) yielding every position and the orders given in it."""
     rng = random.Random(seed)
     people = sorted(PERSONALITIES)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     while position.phase.year < 1901 + years:
         orders = {
             power: bot_orders(
                 position, power, rng, people[i % len(people)], plain=power in plain_for
             )
-            for i, power in enumerate(POWERS)
+            for i, power in enumerate(STANDARD.powers)
         }
         yield position, orders
         position = adjudicate(position, orders).position
@@ -79,9 +78,9 @@ def test_every_order_in_every_phase_is_legal(seed: int) -> None:
 
 
 def test_same_seed_same_orders_and_different_seeds_vary() -> None:
-    position = Position.initial()
-    first = {p: describe(bot_orders(position, p, random.Random(7))) for p in POWERS}
-    again = {p: describe(bot_orders(position, p, random.Random(7))) for p in POWERS}
+    position = STANDARD.initial_position()
+    first = {p: describe(bot_orders(position, p, random.Random(7))) for p in STANDARD.powers}
+    again = {p: describe(bot_orders(position, p, random.Random(7))) for p in STANDARD.powers}
     assert first == again
     draws = {
         tuple(describe(bot_orders(position, "GERMANY", random.Random(s), "aggressive")))
@@ -91,7 +90,7 @@ def test_same_seed_same_orders_and_different_seeds_vary() -> None:
 
 
 def test_army_is_convoyed_by_own_fleet_to_a_neutral_centre() -> None:
-    position = Position.from_lists("F1901M", {"ENGLAND": ["A YOR", "F NTH", "F LON"]}, CENTRES)
+    position = STANDARD.position("F1901M", {"ENGLAND": ["A YOR", "F NTH", "F LON"]}, CENTRES)
     orders = bot_orders(position, "ENGLAND", random.Random(1))
     moves = [o for o in orders if isinstance(o, Move) and o.location == "YOR"]
     convoys = [o for o in orders if isinstance(o, Convoy)]
@@ -104,7 +103,7 @@ def test_army_is_convoyed_by_own_fleet_to_a_neutral_centre() -> None:
 def test_units_support_an_attack_on_a_defended_centre() -> None:
     # the lone German army holds Belgium; two French armies beside it, nothing else to take
     centres = {"GERMANY": ["BEL", "MUN", "KIE", "BER"], "FRANCE": ["PAR", "BRE", "MAR"]}
-    position = Position.from_lists(
+    position = STANDARD.position(
         "F1901M", {"FRANCE": ["A PIC", "A BUR"], "GERMANY": ["A BEL", "A MUN", "A RUH"]}, centres
     )
     orders = bot_orders(position, "FRANCE", random.Random(3), "aggressive")
@@ -116,12 +115,12 @@ def test_units_support_an_attack_on_a_defended_centre() -> None:
 
 
 def test_builds_use_free_home_centres_and_removals_take_the_worst_units() -> None:
-    position = Position.from_lists(
+    position = STANDARD.position(
         "W1901A", {"FRANCE": ["A PAR"]}, {"FRANCE": ["PAR", "BRE", "MAR", "SPA", "POR"]}
     )
     orders = bot_orders(position, "FRANCE", random.Random(1))
     assert sorted(o.location for o in orders) == ["BRE", "MAR"]
-    shrink = Position.from_lists(
+    shrink = STANDARD.position(
         "W1901A", {"FRANCE": ["A PAR", "A BUR", "F MAO"]}, {"FRANCE": ["PAR", "BRE"]}
     )
     removal = bot_orders(shrink, "FRANCE", random.Random(1))
@@ -129,7 +128,7 @@ def test_builds_use_free_home_centres_and_removals_take_the_worst_units() -> Non
 
 
 def test_retreats_go_to_distinct_places_or_disband() -> None:
-    start = Position.from_lists(
+    start = STANDARD.position(
         "S1901M", {"GERMANY": ["A MUN", "A RUH"], "FRANCE": ["A BUR", "A PAR"]}, None
     )
     a = UnitType.ARMY
@@ -142,7 +141,7 @@ def test_retreats_go_to_distinct_places_or_disband() -> None:
 
 
 def test_commitments_keep_out_of_promised_places_and_give_promised_support() -> None:
-    position = Position.initial()
+    position = STANDARD.initial_position()
     promised = SupportMove(UnitType.ARMY, "MAR", UnitType.ARMY, "PAR", "BUR")
     orders = bot_orders(
         position,
@@ -157,12 +156,12 @@ def test_commitments_keep_out_of_promised_places_and_give_promised_support() -> 
 def test_bot_beats_random_players_in_a_short_game() -> None:
     """Not a benchmark: one seeded game, the bot must end above every random player."""
     rng = random.Random(11)
-    position = Position.initial()
+    position = STANDARD.initial_position()
     while position.phase.year < 1905:
-        orders = {p: random_orders(position, p, rng) for p in POWERS if p != "RUSSIA"}
+        orders = {p: random_orders(position, p, rng) for p in STANDARD.powers if p != "RUSSIA"}
         orders["RUSSIA"] = bot_orders(position, "RUSSIA", rng)
         position = adjudicate(position, orders).position
-    counts = {p: len(position.centers_of(p)) for p in POWERS}
+    counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
     assert counts["RUSSIA"] > max(v for p, v in counts.items() if p != "RUSSIA")
 
 

@@ -14,6 +14,7 @@ from judge.bots.engine import bot_orders
 from judge.bots.ledger import SCAR, Agreement, Status, Trust, apply_verdicts, judge_phase
 from judge.bots.personality import personality
 from judge.bots.proposals import Kind, Proposal, ProposalAnswer
+from tests.standard_variant import STANDARD
 
 A = UnitType.ARMY
 F = UnitType.FLEET
@@ -25,7 +26,7 @@ CENTRES = {
 
 
 def _position(units: dict[str, list[str]], phase: str = "S1902M") -> Position:
-    return Position.from_lists(phase, units, CENTRES)
+    return STANDARD.position(phase, units, CENTRES)
 
 
 def _deal(kind: Kind, a: str = "ENGLAND", b: str = "FRANCE", **terms: object) -> Agreement:
@@ -111,7 +112,7 @@ def test_trust_gains_on_kept_word_and_a_betrayal_leaves_a_scar() -> None:
 
 
 def test_decisions_follow_trust() -> None:
-    position = Position.initial()
+    position = STANDARD.initial_position()
     loyal = personality("loyal")
     trust = Trust()
     deal = Proposal(Kind.PEACE, "ENGLAND", "FRANCE")
@@ -125,7 +126,7 @@ def test_decisions_follow_trust() -> None:
 
 
 def test_a_kept_neutral_zone_keeps_the_bot_out() -> None:
-    position = Position.initial()
+    position = STANDARD.initial_position()
     trust = Trust({("FRANCE", "GERMANY"): 1.0})  # full trust: the loyal bot keeps its word surely
     dmz = Agreement(1, Proposal(Kind.DMZ, "GERMANY", "FRANCE", zone="BUR"), "S1901M")
     for seed in range(6):
@@ -138,7 +139,7 @@ def test_a_kept_neutral_zone_keeps_the_bot_out() -> None:
 
 def test_coalition_against_a_clear_leader_is_announced_once() -> None:
     big = ["LON", "EDI", "LVP", "NWY", "SWE", "DEN", "HOL", "BEL", "BRE", "PAR", "KIE"]
-    position = Position.from_lists(
+    position = STANDARD.position(
         "S1906M",
         {"ENGLAND": ["F NTH", "A PAR"], "FRANCE": ["A MAR"], "GERMANY": ["A MUN"]},
         {"ENGLAND": big, "FRANCE": ["MAR", "SPA"], "GERMANY": ["MUN", "BER"]},
@@ -160,7 +161,7 @@ def test_coalition_against_a_clear_leader_is_announced_once() -> None:
 
 def test_council_turn_with_a_human_and_its_stored_form() -> None:
     council = Council({"FRANCE": "loyal", "GERMANY": "opportunist"})
-    position = Position.initial()
+    position = STANDARD.initial_position()
     council.propose(Proposal(Kind.PEACE, "ENGLAND", "FRANCE"), "S1901M")
     letters = council.answer_pending(position)
     assert letters[0].kind == "accepted" and letters[0].to == ("ENGLAND",)

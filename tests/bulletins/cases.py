@@ -11,7 +11,7 @@ DEADLINE = datetime(2026, 12, 7, 19, 0, tzinfo=UTC)
 
 def game(lang: str) -> GameInfo:
     return GameInfo(name="demo", judge="judge@example.org", language=lang,
-                    timezone="Europe/Rome")
+                    timezone="Europe/Rome", variant="standard")
 
 
 def fall_record() -> TurnRecord:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judge.adjudicator.geography import POWERS
 from tests.e2e.table import Table
+from tests.standard_variant import STANDARD
 
 GM = "gm@players.test"
 GM_PASSWORD = "gm-secret"
@@ -17,7 +17,7 @@ def password(power: str) -> str:
     return f"pw-{power.lower()}"
 
 
-ALL_ADDRESSES = [GM, *(address(p) for p in POWERS)]
+ALL_ADDRESSES = [GM, *(address(p) for p in STANDARD.powers)]
 
 
 async def form_game(table: Table, name: str, options: list[str]) -> None:
@@ -25,7 +25,7 @@ async def form_game(table: Table, name: str, options: list[str]) -> None:
     the preference assignment gives everyone their first choice), and the GM starts it."""
     await table.send(GM, "\n".join([f"CREATE {name} {GM_PASSWORD}",
                                     "ASSIGNMENT preferences", *options]) + "\n")
-    for power in POWERS:
+    for power in STANDARD.powers:
         await table.send(address(power), f"JOIN {name} {password(power)} {power}\n")
     await table.send(GM, f"SIGNON GM {name} {GM_PASSWORD}\nSTART\n")
     game = table.game(name)

@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from tests.e2e.players import (
     ALL_ADDRESSES,
     GM,
@@ -21,6 +20,7 @@ from tests.e2e.players import (
 )
 from tests.e2e.table import Table
 from tests.service.sample_game import SPRING_1901
+from tests.standard_variant import STANDARD
 
 pytestmark = pytest.mark.slow
 NAME = "ombra"
@@ -57,7 +57,7 @@ async def test_no_real_address_ever_leaves(table: Table) -> None:
     # the GM reads the game status
     await table.send(GM, f"SIGNON GM {NAME} {GM_PASSWORD}\nLIST {NAME}\n")
 
-    for power in POWERS:
+    for power in STANDARD.powers:
         await orders(table, NAME, power, SPRING_1901[power])
     await table.later(timedelta(minutes=5))
     bulletin = table.last_to(address("TURKEY"), "S1901M results")

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from judge.bulletins.names import place_abbr
 from tests.bulletins.test_golden import check_golden
 from tests.e2e.players import address, form_game, orders, password
 from tests.e2e.table import Table
 from tests.service.sample_game import SPRING_1901
+from tests.standard_variant import STANDARD
 
 pytestmark = pytest.mark.slow
 NAME = "paris"
@@ -47,7 +47,7 @@ async def test_press_grey_press_and_draw(table: Table) -> None:
     # grey press leaves with the next hourly batch, never in the second of the mail
     assert not [m for m in table.mails_to(address("ITALY")) if "Méfiez-vous" in m.body]
     await table.later(timedelta(hours=1))
-    for power in POWERS:
+    for power in STANDARD.powers:
         if power == "GERMANY":
             continue
         grey = [m for m in table.mails_to(address(power)) if "Méfiez-vous" in m.body]
@@ -55,7 +55,7 @@ async def test_press_grey_press_and_draw(table: Table) -> None:
         assert "Allemagne" not in grey[0].text and "GERMANY" not in grey[0].text
         assert address("GERMANY") not in grey[0].text
 
-    for power in POWERS:
+    for power in STANDARD.powers:
         await orders(table, NAME, power, [french(o) for o in SPRING_1901[power]])
     await table.later(timedelta(minutes=5))
     spring = table.last_to(address("ITALY"), "résultats S1901M")
@@ -64,7 +64,7 @@ async def test_press_grey_press_and_draw(table: Table) -> None:
     check_golden("e2e_paris_S1901M.fr.txt", spring.subject, spring.body)
 
     # every power votes the draw (secretly); the next wake-up ends the game
-    for power in POWERS:
+    for power in STANDARD.powers:
         await table.send(address(power),
                          f"SIGNON {power} {NAME} {password(power)}\nNULLE\n")
     for mail in table.mails():

@@ -8,15 +8,15 @@ from datetime import timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from tests.bulletins.test_golden import check_golden
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders
 from tests.e2e.table import Table
 from tests.service.sample_game import SPRING_1901
+from tests.standard_variant import STANDARD
 
 pytestmark = pytest.mark.slow
 NAME = "roma"
-OTHERS = [p for p in POWERS if p != "ITALY"]
+OTHERS = [p for p in STANDARD.powers if p != "ITALY"]
 MINORITY_VOTE = "A ROM - TUS"  # Germany's vote for an Italian unit: secret until the end
 
 

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from tests.bulletins.test_golden import check_golden
 from tests.e2e.players import GM, address, form_game, orders
 from tests.e2e.table import Table
 from tests.service.sample_game import FALL_1901, SPRING_1901, WINTER_1901
+from tests.standard_variant import STANDARD
 
 pytestmark = pytest.mark.slow
 
@@ -33,7 +33,7 @@ async def play_phase(table: Table, phase: str, phase_orders: dict[str, list[str]
     # every order is in: the next wake-up processes the phase before its deadline
     await table.later(timedelta(minutes=10))
     bulletin = table.last_to(address("ENGLAND"), f"{phase} results")
-    for reader in [GM, *(address(p) for p in POWERS)]:
+    for reader in [GM, *(address(p) for p in STANDARD.powers)]:
         assert table.last_to(reader, f"{phase} results").body == bulletin.body
     check_golden(f"e2e_sample_{phase}.en.txt", bulletin.subject, bulletin.body)
     return bulletin.body

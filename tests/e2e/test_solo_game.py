@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_from_json
 from judge.bots.engine import bot_orders
 from judge.storage.models import OrderSet, Press, Turn
 from judge.storage.models_bots import BotSeat
 from tests.e2e.players import GM, GM_PASSWORD
 from tests.e2e.table import Table
+from tests.standard_variant import STANDARD
 
 pytestmark = pytest.mark.slow
 HUMAN = "FRANCE"
@@ -69,7 +69,7 @@ async def test_solo_game_against_six_computer_powers(table: Table, lang: str) ->
     assert game.status == "active" and game.phase == "S1901M"
     assert game.options["bots"]["human"] == HUMAN
     bots = {row.power: row.personality for row in _rows(table, BotSeat, name)}
-    assert sorted(bots) == sorted(p for p in POWERS if p != HUMAN)
+    assert sorted(bots) == sorted(p for p in STANDARD.powers if p != HUMAN)
     assert len(set(bots.values())) >= 4  # every character before one repeats
     # the computer powers ordered at the start of the phase, through the use case
     sets = [r for r in _rows(table, OrderSet, name) if r.phase == "S1901M"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judge.adjudicator.geography import standard_board
 from judge.maps.layout import standard_layout
 from judge.maps.voronoi import Point
+from tests.standard_variant import STANDARD
 
 
 def inside(point: Point, polygon: list[Point]) -> bool:
@@ -19,7 +19,7 @@ def inside(point: Point, polygon: list[Point]) -> bool:
 
 def test_every_location_has_an_anchor_on_the_canvas() -> None:
     layout = standard_layout()
-    board = standard_board()
+    board = STANDARD.board
     for location in board.locations:
         x, y = layout.anchor(location)
         assert 0 < x < layout.width and 0 < y < layout.height, location
@@ -28,7 +28,7 @@ def test_every_location_has_an_anchor_on_the_canvas() -> None:
 
 def test_units_stand_inside_their_own_province() -> None:
     layout = standard_layout()
-    for code in standard_board().provinces:
+    for code in STANDARD.board.provinces:
         anchor = layout.anchor(code)
         cells = [poly for site, poly in layout.cells.items() if layout.owners[site] == code]
         assert any(inside(anchor, poly) for poly in cells), code
@@ -37,7 +37,7 @@ def test_units_stand_inside_their_own_province() -> None:
 def test_most_board_adjacencies_are_shared_borders() -> None:
     """A Voronoi schematic cannot match every border; it must match nearly all of them."""
     layout = standard_layout()
-    board = standard_board()
+    board = STANDARD.board
     drawn = {frozenset((a, b)) for a, b, _, _ in layout.edges}
     real = {frozenset((s, t)) for s, ts in board.army_adjacency.items() for t in ts}
     real |= {

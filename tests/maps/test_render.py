@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.jsonio import position_to_json
 from judge.adjudicator.orders import parse_canonical
-from judge.adjudicator.position import Position
 from judge.maps import MapSnapshot, render_png, render_svg, snapshot_from_turn
 from judge.maps.style import POWER_COLOURS
+from tests.standard_variant import STANDARD
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -24,7 +24,7 @@ def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
 
 
 def initial_snapshot() -> dict:
-    return {"phase": "S1901M", **position_to_json(Position.initial())}
+    return {"phase": "S1901M", **position_to_json(STANDARD.initial_position())}
 
 
 def test_initial_position_shows_every_unit_and_centre() -> None:
@@ -72,7 +72,7 @@ def test_resolved_orders_are_arrows_and_failures_are_dashed() -> None:
 
 
 def test_dislodged_units_are_marked_in_movement_and_retreat_maps() -> None:
-    position = Position.from_lists(
+    position = STANDARD.position(
         "S1901M", {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A BUR"]}
     )
     orders = {"FRANCE": [parse_canonical("A PAR - BUR"), parse_canonical("A MAR S A PAR - BUR")]}
@@ -135,7 +135,7 @@ def test_map_attachment_is_a_png_for_outbound_mail() -> None:
 
     from judge.maps import map_attachment
 
-    before = position_to_json(Position.initial())
+    before = position_to_json(STANDARD.initial_position())
     att = map_attachment("my game/1", "S1901M", before, {"FRANCE": [
         {"order": "A PAR - BUR", "result": "succeeds"}]}, before)
     assert att["mime"] == "image/png"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge.adjudicator.orders import parse_unit
 from judge.adjudicator.position import Dislodged, Position
+from tests.standard_variant import STANDARD
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SETUPS = json.loads((Path(__file__).resolve().parent / "setups.json").read_text("utf-8"))
@@ -57,9 +58,9 @@ def rows(lang: str) -> list[Row]:
 def position(name: str) -> Position:
     setup = SETUPS[name]
     if setup.get("initial"):
-        pos = Position.initial()
+        pos = STANDARD.initial_position()
         return pos
-    pos = Position.from_lists(setup["phase"], setup["units"], setup.get("centers"))
+    pos = STANDARD.position(setup["phase"], setup["units"], setup.get("centers"))
     for power, entries in setup.get("dislodged", {}).items():
         for text, retreats in entries.items():
             unit = parse_unit(text, power)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from judge.adjudicator.position import Position
 from judge.parsing import LANGS, Note, ParseError, describe, lexicon, parse_order, parse_orders
+from tests.standard_variant import STANDARD
 
 
 def test_later_order_wins_and_both_say_so() -> None:
@@ -85,16 +85,16 @@ def test_notes_say_what_was_filled_in() -> None:
     item = parse_order("F Gas - Spa", "en")
     assert item.canonical == "F GAS - SPA/NC"
     assert item.note_messages == ["read as Spain/NC, the only coast the fleet can reach"]
-    item = parse_order("Par - Bur", "fr", position=Position.initial(), power="FRANCE")
+    item = parse_order("Par - Bur", "fr", position=STANDARD.initial_position(), power="FRANCE")
     assert item.canonical == "A PAR - BUR"
     assert item.note_messages == ["lu comme A PAR"]
 
 
 def test_label_names_the_power_of_an_order() -> None:
-    report = parse_orders(["Germania: A Mun - Ruh"], "it", position=Position.initial())
+    report = parse_orders(["Germania: A Mun - Ruh"], "it", position=STANDARD.initial_position())
     assert report.items[0].power == "GERMANY"
     assert report.items[0].canonical == "A MUN - RUH"
-    wrong = parse_orders(["Francia: A Mun - Ruh"], "it", position=Position.initial())
+    wrong = parse_orders(["Francia: A Mun - Ruh"], "it", position=STANDARD.initial_position())
     assert wrong.items[0].error is ParseError.NOT_YOUR_UNIT
 
 
@@ -121,10 +121,10 @@ def test_lexicon_data_is_json_and_complete() -> None:
 
 def test_a_power_header_names_the_power_of_the_orders_below() -> None:
     lines = ["Germania:", "A Mun - Ruh", "F Kie - Ola", "Francia", "A Par - Bor"]
-    report = parse_orders(lines, "it", position=Position.initial())
+    report = parse_orders(lines, "it", position=STANDARD.initial_position())
     assert [i.power for i in report.items] == ["GERMANY", "GERMANY", "FRANCE"]
     assert report.reply_lines() == ["", "A MUN - RUH", "F KIE - HOL", "", "A PAR - BUR"]
-    wrong = parse_orders(["ENGLAND:", "A Par - Bur"], "en", position=Position.initial())
+    wrong = parse_orders(["ENGLAND:", "A Par - Bur"], "en", position=STANDARD.initial_position())
     assert wrong.items[0].error is ParseError.NOT_YOUR_UNIT
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.adjudicator.position import Position
 from judge.parsing import LANGS, parse_orders
+from tests.standard_variant import STANDARD
 
 WORDS = st.sampled_from(
     [
@@ -25,7 +25,7 @@ LINES = st.lists(st.lists(WORDS, max_size=9).map(" ".join), max_size=6)
 def test_every_order_gets_an_order_or_a_reason(
     lines: list[str], lang: str, with_position: bool
 ) -> None:
-    position = Position.initial() if with_position else None
+    position = STANDARD.initial_position() if with_position else None
     report = parse_orders(lines, lang, position=position, power="FRANCE")
     assert len(report.reply_lines()) == len(lines)
     for item in report.items:

@@ -13,10 +13,9 @@ from collections import defaultdict
 import pytest
 
 from judge.adjudicator.adjudication import Adjudication, adjudicate
-from judge.adjudicator.geography import standard_board
 from judge.adjudicator.orders import Order
-from judge.adjudicator.position import Position
 from judge.parsing import ParseError, parse_orders
+from tests.standard_variant import STANDARD
 
 
 def _units(lines: list[str], lang: str, power: str) -> dict[str, list[str]]:
@@ -38,7 +37,7 @@ def play(
     units = _units(lines, lang, power)
     for p, more in (extra or {}).items():
         units.setdefault(p, []).extend(more)
-    pos = Position.from_lists("S1901M", units)
+    pos = STANDARD.position("S1901M", units)
     orders: dict[str, list[Order]] = defaultdict(list)
     for line in lines:
         report = parse_orders([line], lang, position=pos, phase="S1901M")
@@ -112,7 +111,7 @@ def test_seed_002_support_must_match_the_order() -> None:
     result, _ = play(["A Pru – Liv, A Var APP A Pru – Liv"], "it", power="GERMANY")
     assert outcome(result, "A WAR S A PRU - LVN") == "succeeds"
     # "A Pru – Liv, A Var APP A Pru NON è valido"
-    pos = Position.from_lists("S1901M", {"GERMANY": ["A PRU", "A WAR"]})
+    pos = STANDARD.position("S1901M", {"GERMANY": ["A PRU", "A WAR"]})
     report = parse_orders(["A Pru – Liv, A Var APP A Pru"], "it", position=pos, power="GERMANY")
     assert [item.error is None for item in report.items] == [True, False]
 
@@ -409,7 +408,7 @@ SEED_000_CODES = (
 
 def test_seed_000_abbreviation_table() -> None:
     # "Il y a 75 régions, 19 régions maritimes et 56 régions terrestres et côtières"
-    board = standard_board()
+    board = STANDARD.board
     pairs = [pair.split() for pair in SEED_000_CODES.split(";")]
     assert len(pairs) == 75
     assert sum(board.provinces[en].kind == "sea" for _, en in pairs) == 19
@@ -421,7 +420,7 @@ def test_seed_000_abbreviation_table() -> None:
 def test_seed_002_a_centre_is_won_at_the_end_of_the_fall_only() -> None:
     # "la Francia muove in primavera un armata in Spagna; in autunno si sposta in Portogallo.
     # La Francia ha conquistato il controllo del solo CdA del Portogallo"
-    pos = Position.initial()
+    pos = STANDARD.initial_position()
     spring = parse_orders(["A Mar - Spa"], "it", position=pos, power="FRANCE", phase="S1901M")
     pos = adjudicate(pos, {"FRANCE": spring.orders}).position
     assert str(pos.phase) == "F1901M" and pos.centers.get("SPA") is None
@@ -434,7 +433,7 @@ def test_seed_002_a_centre_is_won_at_the_end_of_the_fall_only() -> None:
 def test_seed_000_non_adjacent_regions_need_a_convoy() -> None:
     # "ne sont pas possibles (sans convoi), les attaques de la BELGIQUE vers LONDRES, de BERLIN
     # vers le DANEMARK, de l'ESPAGNE vers le MAROC et réciproquement."
-    pos = Position.from_lists(
+    pos = STANDARD.position(
         "S1901M", {"FRANCE": ["A BEL", "A SPA", "A NAF"], "GERMANY": ["A BER", "A DEN"]}
     )
     lines = ["FRANCE: A BEL - LON, A ESP - MAR, A MAR - ESP", "ALLEMAGNE: A BER - DAN, A DAN - BER"]

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from judge.adjudicator.geography import standard_board
 from judge.parsing import parse_orders
 from tests.parsing.tables import Row, position, rows
+from tests.standard_variant import STANDARD
 
 LANGS = ("en", "fr", "it")
 ALL_ROWS = [row for lang in LANGS for row in rows(lang)]
@@ -43,5 +43,5 @@ def test_every_province_appears(lang: str) -> None:
     seen: set[str] = set()
     for row in rows(lang):
         seen.update(re.findall(r"\b[A-Z]{3}\b", row.expected))
-    playable = {c for c, p in standard_board().provinces.items() if p.kind != "impassable"}
+    playable = {c for c, p in STANDARD.board.provinces.items() if p.kind != "impassable"}
     assert playable - seen == set()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from judge.adjudicator.orders import parse_unit
 from judge.adjudicator.position import Dislodged, Position
+from tests.standard_variant import STANDARD
 
 
 def position(
@@ -12,7 +13,7 @@ def position(
     centers: dict[str, list[str]] | None = None,
     dislodged: dict[str, dict[str, list[str]]] | None = None,
 ) -> Position:
-    pos = Position.from_lists(phase, units, centers)
+    pos = STANDARD.position(phase, units, centers)
     for power, by_unit in (dislodged or {}).items():
         for text, retreats in by_unit.items():
             unit = parse_unit(text, power)

@@ -7,16 +7,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.orders import parse_canonical
 from judge.adjudicator.phase import Phase
-from judge.adjudicator.position import Position
 from judge.rules.decision import Action, SeatChangeWhy, Why
 from judge.rules.due import decide, may_take_over, with_orders
 from judge.rules.generated import GeneratedWhy
 from judge.rules.options import EndConditions, GameOptions, RuleSet
 from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
 from tests.rules.helpers import position
+from tests.standard_variant import STANDARD
 
 DEADLINE = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 BEFORE = DEADLINE - timedelta(hours=3)
@@ -24,9 +23,9 @@ AFTER = DEADLINE + timedelta(minutes=1)
 
 
 def _snapshot(now: datetime = AFTER, **changes) -> GameSnapshot:
-    seats = {p: SeatState(p, has_orders=True) for p in POWERS}
-    orders = {p: () for p in POWERS}
-    snap = GameSnapshot(Position.initial(), DEADLINE, now, seats, orders)
+    seats = {p: SeatState(p, has_orders=True) for p in STANDARD.powers}
+    orders = {p: () for p in STANDARD.powers}
+    snap = GameSnapshot(STANDARD.initial_position(), DEADLINE, now, seats, orders)
     return replace(snap, **changes)
 
 
@@ -179,14 +178,14 @@ def test_rulebook_civil_disorder_counts_no_strikes(rules: RuleSet) -> None:
 
 def test_game_over_comes_first() -> None:
     options = GameOptions(end=EndConditions(end_after=Phase.parse("F1901M")))
-    pos = replace(Position.initial(), phase=Phase.parse("W1901A"))
+    pos = replace(STANDARD.initial_position(), phase=Phase.parse("W1901A"))
     decision = decide(_snapshot(position=pos, options=options))
     assert decision.action is Action.END_GAME
     assert decision.game_end is not None and decision.game_end.winners == ("RUSSIA",)
 
 
 def test_a_replacement_may_take_over_while_three_and_two_holds() -> None:
-    pos = Position.initial()
+    pos = STANDARD.initial_position()
     assert may_take_over(pos, SeatState("FRANCE", status=SeatStatus.SOMMOSSA))
     assert may_take_over(pos, SeatState("FRANCE", status=SeatStatus.AWAITING_REPLACEMENT))
     assert not may_take_over(pos, SeatState("FRANCE", status=SeatStatus.ACTIVE))

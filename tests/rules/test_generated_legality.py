@@ -6,15 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.geography import POWERS, standard_board
 from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.position import Position
 from judge.rules.fill import Standing, generate_orders
 from judge.rules.onp import mutual_support_orders
 from judge.rules.options import RuleSet
 from tests.rules.helpers import texts
+from tests.standard_variant import STANDARD
 
-BOARD = standard_board()
+BOARD = STANDARD.board
 _SPOTS = sorted(
     [f"A {c}" for c, p in BOARD.provinces.items() if p.is_land]
     + [f"F {loc}" for loc in BOARD.fleet_adjacency]
@@ -31,8 +31,8 @@ def positions(draw: st.DrawFn) -> Position:
         if province in taken:
             continue
         taken.add(province)
-        units.setdefault(draw(st.sampled_from(POWERS)), []).append(spot)
-    return Position.from_lists("S1903M", units)
+        units.setdefault(draw(st.sampled_from(STANDARD.powers)), []).append(spot)
+    return STANDARD.position("S1903M", units)
 
 
 @settings(max_examples=80, deadline=None)
@@ -40,7 +40,7 @@ def positions(draw: st.DrawFn) -> Position:
 def test_mutual_support_orders_are_never_illegal(pos: Position) -> None:
     orders = {
         p: [g.order for g in generate_orders(pos, p, (), Standing.FIRST_ONP, RuleSet.ITALIAN)]
-        for p in POWERS
+        for p in STANDARD.powers
     }
     result = adjudicate(pos, orders)
     for power, results in result.results.items():
@@ -49,7 +49,7 @@ def test_mutual_support_orders_are_never_illegal(pos: Position) -> None:
 
 
 def test_russia_in_the_north() -> None:
-    pos = Position.from_lists("F1904M", {"RUSSIA": ["F BOT", "A STP", "A FIN", "F SWE"]})
+    pos = STANDARD.position("F1904M", {"RUSSIA": ["F BOT", "A STP", "A FIN", "F SWE"]})
     assert texts(mutual_support_orders(pos, "RUSSIA")) == [
         "F BOT S A STP",  # STP and SWE are centres; STP is a home centre (c)
         "A FIN S F SWE",  # SWE has no support yet (a)

@@ -11,6 +11,7 @@ from judge.rules.house_request import HouseRequestError, house_orders, read_hous
 from judge.rules.options import RuleSet
 from tests.rules.helpers import position
 from tests.rules.house_cases import CASES
+from tests.standard_variant import STANDARD
 
 
 def _position(obj: dict) -> Position:
@@ -52,7 +53,7 @@ def test_malformed_keys_are_refused(bad: dict) -> None:
 def test_orders_and_onp_for_the_same_power_are_refused() -> None:
     request = read_house_request({"onp": {"FRANCE": 1}})
     with pytest.raises(HouseRequestError):
-        house_orders(Position.initial(), {"FRANCE": [parse_canonical("A PAR H")]}, request)
+        house_orders(STANDARD.initial_position(), {"FRANCE": [parse_canonical("A PAR H")]}, request)
 
 
 def test_custom_homes_drive_the_builds() -> None:

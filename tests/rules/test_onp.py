@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.adjudicator.geography import standard_board
 from judge.adjudicator.orders import Hold, SupportHold, parse_canonical
 from judge.adjudicator.position import Position
 from judge.rules.generated import GeneratedWhy
@@ -18,10 +17,11 @@ from judge.rules.onp import (
     strikes_after,
 )
 from tests.rules.helpers import position, texts
+from tests.standard_variant import STANDARD
 
 
 def _support(power: str, pos: Position | None = None) -> list[str]:
-    return texts(mutual_support_orders(pos or Position.initial(), power))
+    return texts(mutual_support_orders(pos or STANDARD.initial_position(), power))
 
 
 def test_opening_positions() -> None:
@@ -57,14 +57,14 @@ def test_a_lone_unit_holds() -> None:
 
 
 _LAND = sorted(
-    code for code, p in standard_board().provinces.items() if p.kind in ("land", "coast")
+    code for code, p in STANDARD.board.provinces.items() if p.kind in ("land", "coast")
 )
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(_LAND), min_size=1, max_size=10, unique=True))
 def test_every_unit_gets_one_legal_defensive_order(places: list[str]) -> None:
-    board = standard_board()
+    board = STANDARD.board
     pos = position("S1905M", {"GERMANY": [f"A {p}" for p in places]})
     generated = mutual_support_orders(pos, "GERMANY")
     assert sorted(g.order.location for g in generated) == sorted(places)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from judge.adjudicator.geography import POWERS
 from judge.adjudicator.jsonio import position_to_json
-from judge.adjudicator.position import Position
 from judge.service import deadlines
 from judge.settings import Settings
 from judge.storage import Database, gamerepo
 from judge.storage.gamerepo import account_for, submit_orders
 from judge.storage.models import Game, Seat, default_game_options
+from tests.standard_variant import STANDARD
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(address="judge@judge.test")
@@ -30,10 +29,10 @@ def new_game(db: Database, name: str = "alpha", language: str = "en",
         opts.update(options)
         game = Game(name=name, language=language, options=opts, gm_account_id=gm.id,
                     status="active", phase="S1901M",
-                    position=position_to_json(Position.initial()), created=now)
+                    position=position_to_json(STANDARD.initial_position()), created=now)
         s.add(game)
         s.flush()
-        for power in POWERS:
+        for power in STANDARD.powers:
             account = account_for(s, player(power), now)
             s.add(Seat(game_id=game.id, power=power, account_id=account.id))
         s.flush()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from datetime import timedelta
 
-from judge.adjudicator.geography import POWERS
 from judge.rules.assignment import Drawing, replay_lot
 from judge.storage import Database, gamerepo
 from judge.storage.models import Turn
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
+from tests.standard_variant import STANDARD
 
 
 def test_create_with_options_makes_the_sender_gm(db: Database) -> None:
@@ -59,10 +59,10 @@ def test_join_start_assigns_every_power_and_records_the_draw(db: Database) -> No
     assert game.status == "active" and game.phase == "S1901M" and game.deadline is not None
     assert game.deadline - h.now > timedelta(hours=70)
     seats = h.seats("alpha")
-    assert sorted(seats) == sorted(POWERS)
+    assert sorted(seats) == sorted(STANDARD.powers)
     record = game.options["assignment_record"]
     lots = [Drawing(lot["prize"], tuple(lot["contenders"]), lot["winner"]) for lot in record["lots"]]
-    assert replay_lot(list(record["players"]), lots, POWERS).powers == record["powers"]
+    assert replay_lot(list(record["players"]), lots, STANDARD.powers).powers == record["powers"]
     assert "not taking players" in h.reply(PLAYERS[0], "JOIN alpha late")
     assert all(any(m.to == p and "You play" in m.body for m in h.outbox) for p in PLAYERS)
 
@@ -70,11 +70,11 @@ def test_join_start_assigns_every_power_and_records_the_draw(db: Database) -> No
 def test_preferences_give_first_choices(db: Database) -> None:
     h = Harness(db)
     h.mail(GM, "CREATE alpha gmpass\nASSIGNMENT preferences")
-    for i, (player, power) in enumerate(zip(PLAYERS, POWERS, strict=True), start=1):
+    for i, (player, power) in enumerate(zip(PLAYERS, STANDARD.powers, strict=True), start=1):
         h.mail(player, f"JOIN alpha pw{i} {power}")
     h.mail(GM, "SIGNON GM alpha gmpass\nSTART")
-    assert {p: h.power_of("alpha", a) for a, p in zip(PLAYERS, POWERS, strict=True)} == {
-        p: p for p in POWERS}
+    assert {p: h.power_of("alpha", a) for a, p in zip(PLAYERS, STANDARD.powers, strict=True)} == {
+        p: p for p in STANDARD.powers}
 
 
 def test_list_summary_observe_history(db: Database) -> None:

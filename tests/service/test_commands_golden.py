@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from judge.storage import Database
 from tests.service.commands_harness import GM, PLAYERS, Harness
+from tests.standard_variant import STANDARD
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "replies"
 
@@ -45,10 +45,10 @@ def test_player_session_reply(db: Database, lang: str) -> None:
     create, join, session = SESSIONS[lang]
     h = Harness(db)
     h.mail(GM, create)
-    for i, (player, power) in enumerate(zip(PLAYERS, POWERS, strict=True), start=1):
+    for i, (player, power) in enumerate(zip(PLAYERS, STANDARD.powers, strict=True), start=1):
         h.mail(player, join.format(pw=f"pw{i}", power=power))
     start = h.reply(GM, "SIGNON GM golden gmpass\nSTART")
-    france = PLAYERS[POWERS.index("FRANCE")]
+    france = PLAYERS[STANDARD.powers.index("FRANCE")]
     pw = f"pw{PLAYERS.index(france) + 1}"
     sent = h.mail(france, session.format(pw=pw))
     reply = next(m for m in sent if m.to == france)

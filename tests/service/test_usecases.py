@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge.adjudicator.geography import POWERS
 from judge.service import games, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, SIGNONS_PER_REQUEST, Caller, Prepared
@@ -14,6 +13,7 @@ from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.gamerepo import account_for, current_orders, game_by_name
 from judge.storage.guardrepo import confirm_account
+from tests.standard_variant import STANDARD
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(address="judge@judge.test")
@@ -39,7 +39,7 @@ def _started(db: Database) -> dict[str, str]:
     with db.session() as s:
         game = usecases.create_game(s, caller(s, "gm@players.test"), "alpha", "gm-pw", "en")
         password_of: dict[int, str] = {}
-        for n in range(len(POWERS)):
+        for n in range(len(STANDARD.powers)):
             joiner = caller(s, f"p{n}@players.test")
             password_of[joiner.account.id] = f"pw{n}"
             joined = usecases.join_game(s, joiner, "alpha", f"pw{n}", ())
@@ -230,8 +230,8 @@ def test_start_needs_a_forming_game_with_its_players(db: Database) -> None:
         usecases.join_game(s, caller(s, "p0@players.test"), "alpha", "pw0", ())
         with _denied(CommandRefusal.NOT_ENOUGH_PLAYERS) as short:
             usecases.start_game(s, gm, game)
-        assert short.value.params == {"count": 1, "needed": len(POWERS)}
-        for n in range(1, len(POWERS)):
+        assert short.value.params == {"count": 1, "needed": len(STANDARD.powers)}
+        for n in range(1, len(STANDARD.powers)):
             usecases.join_game(s, caller(s, f"p{n}@players.test"), "alpha", f"pw{n}", ())
         assert usecases.start_game(s, gm, game).status == "active"
         with _denied(CommandRefusal.GAME_NOT_FORMING):

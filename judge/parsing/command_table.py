@@ -27,7 +27,8 @@ from judge.adjudicator.phase import Phase
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_options import grey_words
 from judge.parsing.commands_types import LANGS, Problem, Role, Verb
-from judge.rules.option_registry import OPTIONS
+from judge.rules.option_registry import EVERY_RULE_SET, OPTIONS, OptionSpec
+from judge.rules.options import RuleSet
 
 Fields = dict[str, Any]  # Command field -> value read from the words
 
@@ -367,6 +368,8 @@ class OptionRow:
     key: str
     keywords: tuple[str, ...]
     values: str
+    # the rule sets the option applies to (the registry's ``rule_sets``); empty: every one
+    rule_sets: tuple[str, ...] = ()
 
     @property
     def keyword(self) -> str:
@@ -374,7 +377,14 @@ class OptionRow:
 
 
 def option_rows(lang: str) -> list[OptionRow]:
-    return [OptionRow(spec.key, spec.words[lang], spec.values[lang]) for spec in OPTIONS]
+    return [OptionRow(spec.key, spec.words[lang], spec.values[lang], _rule_sets(spec))
+            for spec in OPTIONS]
+
+
+def _rule_sets(spec: OptionSpec) -> tuple[str, ...]:
+    if spec.rule_sets == EVERY_RULE_SET:
+        return ()
+    return tuple(r.value for r in RuleSet if r in spec.rule_sets)
 
 
 def readme_tables() -> str:
@@ -391,8 +401,9 @@ def readme_tables() -> str:
         usage = f"{e.keyword} {e.args}".strip()
         lines.append(f"| `{cell(usage)}` | {cell(others(i.keywords))} | "
                      f"{cell(others(f.keywords))} | {e.role.value} | {cell(e.help)} |")
-    lines += ["", "| option | Italian | French | values |", "|---|---|---|---|"]
+    lines += ["", "| option | Italian | French | values | rules |", "|---|---|---|---|---|"]
     for oe, oi, of in zip(option_rows("en"), option_rows("it"), option_rows("fr"), strict=True):
+        rules = ", ".join(oe.rule_sets) or "all"
         lines.append(f"| `{oe.keyword}` | {cell(others(oi.keywords))} | "
-                     f"{cell(others(of.keywords))} | {cell(oe.values)} |")
+                     f"{cell(others(of.keywords))} | {cell(oe.values)} | {rules} |")
     return "\n".join(lines) + "\n"

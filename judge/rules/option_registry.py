@@ -4,8 +4,16 @@ default, how a value is checked, and the rule sets it applies to.
 Read by the CREATE/SET parser (``judge.parsing.commands_options``: the keywords and the value
 grammar of each type), the storage defaults (``default_game_options``), LIST and SUMMARY
 (``shown_options``), HELP and the README's option table (``judge.parsing.command_table``), and
-the service (``judge.service.games.apply_option``: which options lock at START). A new option
-is one entry here plus, when its type is new, one reading function in the parser.
+the service (``judge.service.games.apply_option``: which options lock at START, which rule
+sets an option applies to, and what setting it stores). A new option is one entry here and,
+when storing the parsed value as it is will not do, one setter function beside it (plus, when
+its type is new, one reading function in the parser).
+
+A setter is pure: it gets the parsed value and an ``OptionContext`` (the game's stored options,
+its variant, whether it is still forming) and returns the changes to store, or raises
+``OptionRefused``. Keys named in ``GAME_COLUMNS`` are the game row's own columns, every other
+key goes to the game's option dict. (The time-zone setter asks ``zoneinfo`` whether the zone
+exists: that reads the installed time-zone database, data that ships like the variants'.)
 
 Pure data: no I/O. Canonical values are what the game's option dict stores; each choice has
 its words in the three languages (matched accent- and case-insensitively).
@@ -13,11 +21,15 @@ its words in the three languages (matched accent- and case-insensitively).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.variant import Variant
 from judge.rules.options import RuleSet
 
 
@@ -38,6 +50,94 @@ BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
     "false": ("NO", "N", "OFF", "FALSE", "NON"),
 }
 EVERY_RULE_SET = frozenset(RuleSet)
+# changes a setter returns under these keys are the game row's columns, not option-dict keys
+GAME_COLUMNS = frozenset({"language", "variant"})
+
+
+class OptionRefused(ValueError):
+    """A value the game cannot take (the parser checked only its shape); ``str()`` is the
+    value the refusal quotes."""
+
+
+@dataclass(frozen=True)
+class OptionContext:
+    """What a setter may read about the game it changes."""
+
+    options: Mapping[str, Any]  # the stored options, defaults filled in
+    variant: Variant  # the game's variant as it stands before this line
+    forming: bool  # not started yet
+
+
+Setter = Callable[[Any, OptionContext], dict[str, Any]]
+
+
+def _store(key: str) -> Setter:
+    """The usual setter: the parsed value stored under the option's key."""
+    def store(value: Any, _: OptionContext) -> dict[str, Any]:
+        return {key: value}
+    return store
+
+
+def _set_timezone(value: Any, _: OptionContext) -> dict[str, Any]:
+    try:
+        ZoneInfo(str(value))
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise OptionRefused(str(value)) from exc
+    return {"timezone": str(value)}
+
+
+def _set_late_days(value: Any, _: OptionContext) -> dict[str, Any]:
+    # seed 002's ritardo is stored as two keys: the total and (optionally) the cap per turn
+    changes = {"late_bonus_days": value["total"]}
+    if "per_turn" in value:
+        changes["late_max_per_turn"] = value["per_turn"]
+    return changes
+
+
+def _set_deadlines(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    # "M=48" changes the movement hours and keeps the others
+    return {"deadlines_hours": {**ctx.options["deadlines_hours"], **value}}
+
+
+def _set_end(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    if "centres" in value and not 1 <= int(value["centres"]) <= len(ctx.variant.supply_centers):
+        raise OptionRefused(str(value["centres"]))
+    return {"end": dict(value)}
+
+
+def _set_variant(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    """Only before the start; JOIN and START count the new variant's seats (a game with more
+    players joined than the new variant has seats cannot START). The solo count follows the
+    map unless the GM chose one."""
+    name = str(value)
+    if not ctx.forming or name not in variant_names():
+        raise OptionRefused(name)
+    new = installed_variant(name)
+    end = dict(ctx.options.get("end") or {})
+    if end.get("centres", ctx.variant.victory) == ctx.variant.victory:
+        end["centres"] = new.victory
+    return {"variant": name, "victory": new.victory, "end": end}
+
+
+def _set_players(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    # seed 001's games for fewer players are the standard map's variants standard-N
+    count = int(value)
+    return _set_variant(DEFAULT_VARIANT if count == 7 else f"standard-{count}", ctx)
+
+
+def _set_bots(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    """A solo game (issue 14): only before the start, on a map of one power per seat; the
+    power named is the one the creator plays (else the lot gives him one)."""
+    if not ctx.forming:
+        raise OptionRefused("BOTS")
+    if not value:
+        return {"bots": None}
+    power = value.get("power")
+    if any(len(seat) != 1 for seat in ctx.variant.seats):
+        raise OptionRefused(ctx.variant.name)  # one power per seat: the computer takes seats
+    if power is not None and power not in ctx.variant.powers:
+        raise OptionRefused(str(power))
+    return {"bots": {"power": power}}
 
 
 @dataclass(frozen=True)
@@ -53,9 +153,14 @@ class OptionSpec:
     rule_sets: frozenset[RuleSet] = EVERY_RULE_SET  # where the option means something
     locked_after_start: bool = False
     shown: bool = True  # listed by LIST and SUMMARY
+    setter: Setter | None = None  # None: the parsed value stored under ``key``
 
     def keyword(self, lang: str) -> str:
         return self.words[lang][0]
+
+    def set(self, value: Any, ctx: OptionContext) -> dict[str, Any]:
+        """The changes this option's value makes (``OptionRefused`` when it cannot)."""
+        return (self.setter or _store(self.key))(value, ctx)
 
     def applies_to(self, rules: RuleSet) -> bool:
         return rules in self.rule_sets
@@ -89,19 +194,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("deadlines_hours", _w("DEADLINES", "SCADENZE", "ECHEANCES"),
                OptionType.DEADLINES,
                _v("M=72 R=24 A=24 (hours)", "M=72 R=24 A=24 (ore)", "M=72 R=24 A=24 (heures)"),
-               default={"M": 72, "R": 24, "A": 24}),
+               default={"M": 72, "R": 24, "A": 24}, setter=_set_deadlines),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
-               _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome"),
+               _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",
+               setter=_set_timezone),
     # seed 002's ritardo; stored as two keys (late_bonus_days, late_max_per_turn)
     OptionSpec("late_days", _w(("LATEDAYS", "LATE DAYS"), ("GIORNI RITARDO", "RITARDI"),
                                ("JOURS RETARD", "RETARDS")), OptionType.LATE_DAYS,
                _v("total per-turn", "totale per-turno", "total par-tour"),
-               default={"late_bonus_days": 10, "late_max_per_turn": 3}),
+               default={"late_bonus_days": 10, "late_max_per_turn": 3},
+               setter=_set_late_days),
     OptionSpec("end", _w(("ENDING", "END AT"), ("CHIUSURA", "FINE A"), ("CLOTURE", "FIN A")),
                OptionType.ENDING,
                _v("18 | YYYY-MM-DD | F1910M", "18 | AAAA-MM-GG | F1910M",
-                  "18 | AAAA-MM-JJ | F1910M"), default={"centres": 18}),
+                  "18 | AAAA-MM-JJ | F1910M"), default={"centres": 18}, setter=_set_end),
     OptionSpec("assignment", _w("ASSIGNMENT", "ASSEGNAZIONE", "ATTRIBUTION"), OptionType.CHOICE,
                _v("lot|preferences", "sorteggio|preferenze", "tirage|preferences"),
                default="lot", locked_after_start=True,
@@ -122,12 +229,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("variant", _w("VARIANT", "VARIANTE", "VARIANTE"), OptionType.NAME,
                _v("standard|standard-2..6|pure (before START; see Variants)",
                   "standard|standard-2..6|pure (prima di INIZIA)",
-                  "standard|standard-2..6|pure (avant COMMENCER)"), locked_after_start=True),
+                  "standard|standard-2..6|pure (avant COMMENCER)"), locked_after_start=True,
+               setter=_set_variant),
     OptionSpec("players", _w("PLAYERS", "GIOCATORI", "JOUEURS"), OptionType.NUMBER,
                _v("2..7 (seed 001's games for fewer players; before START)",
                   "2..7 (le partite a meno giocatori del regolamento; prima di INIZIA)",
                   "2..7 (les parties a moins de joueurs de la regle ; avant COMMENCER)"),
-               low=2, high=7, locked_after_start=True, shown=False),
+               low=2, high=7, locked_after_start=True, shown=False, setter=_set_players),
     # the final bulletin's scores (judge.service.ending.scores)
     OptionSpec("scoring", _w("SCORING", "PUNTEGGIO", "DECOMPTE"), OptionType.CHOICE,
                _v("hundred|draw|squares (the final bulletin's scores)",
@@ -175,7 +283,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "di INIZIA; potenza: quella che giochi)",
                   "oui|non|puissance : partie en solitaire contre six puissances de "
                   "l'ordinateur (avant COMMENCER ; puissance : celle que vous jouez)"),
-               locked_after_start=True),
+               locked_after_start=True, setter=_set_bots),
     # issue 14: off by default, so the Sommossa of the italian rules stays the default
     OptionSpec("computer_seats", _w("COMPUTER SEATS", "POSTI COMPUTER", "PLACES ORDINATEUR"),
                OptionType.FLAG,

@@ -31,6 +31,7 @@ class CommandRefusal(StrEnum):
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     BAD_OPTION = "bad_option"
     OPTIONS_LOCKED = "options_locked"
+    OPTION_NOT_FOR_RULES = "option_not_for_rules"
     NO_ORDERS_ACCEPTED = "no_orders_accepted"
     NO_VALID_ORDERS = "no_valid_orders"
     OUT_OF_GAME = "out_of_game"

@@ -19,13 +19,13 @@ import secrets
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
+from judge.rules import option_registry
 from judge.rules.assignment import (
     RandomChooser,
     assign_by_lot,
@@ -94,85 +94,37 @@ def create_game(session: Any, name: str, password_hash: str, gm: Account, langua
     return game
 
 
-class OptionRefused(ValueError):
-    """An option value the service cannot accept (the parser checked only its shape)."""
+# the registry's refusal, raised by the options' setters (judge.rules.option_registry)
+OptionRefused = option_registry.OptionRefused
+
+
+class OptionNotForRules(ValueError):
+    """An option that means nothing under the game's rule set (the registry's ``rule_sets``)."""
+
+    def __init__(self, key: str, rules: RuleSet) -> None:
+        super().__init__(key)
+        self.rules = rules
 
 
 def apply_option(game: Game, key: str, value: Any) -> None:
-    """Set one option from a parsed option line."""
-    if key == "language":
-        game.language = str(value)
-        return
-    if key == "timezone":
-        try:
-            ZoneInfo(str(value))
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise OptionRefused(str(value)) from exc
-        update_options(game, timezone=str(value))
-        return
-    if key == "late_days":
-        changes = {"late_bonus_days": value["total"]}
-        if "per_turn" in value:
-            changes["late_max_per_turn"] = value["per_turn"]
+    """Set one option from a parsed option line: the registry's entry for ``key`` says which
+    rule sets it applies to and what its setter stores (game columns or option-dict keys)."""
+    spec = option_registry.option(key)
+    rules = rule_options(game).rules
+    if not spec.applies_to(rules):
+        raise OptionNotForRules(key, rules)
+    ctx = option_registry.OptionContext(options(game), game_variant(game),
+                                        forming=game.status == "forming")
+    changes = spec.set(value, ctx)
+    for column in option_registry.GAME_COLUMNS & changes.keys():
+        setattr(game, column, changes.pop(column))
+    if changes:
         update_options(game, **changes)
-        return
-    if key == "deadlines_hours":
-        hours = dict(options(game)["deadlines_hours"])
-        hours.update(value)
-        update_options(game, deadlines_hours=hours)
-        return
-    if key == "variant":
-        _set_variant(game, str(value))
-        return
-    if key == "bots":
-        _set_bots(game, value)
-        return
-    if key == "players":
-        # seed 001's games for fewer players are the standard map's variants standard-N
-        _set_variant(game, DEFAULT_VARIANT if int(value) == 7 else f"standard-{int(value)}")
-        return
-    if key == "end":
-        if "centres" in value and not 1 <= int(value["centres"]) <= len(game_variant(game).supply_centers):
-            raise OptionRefused(str(value["centres"]))
-        update_options(game, end=dict(value))
-        return
-    update_options(game, **{key: value})
 
 
 def game_variant(game: Game) -> Variant:
     """The game's variant (``Game.variant``; ``judge variants`` lists the installed ones)."""
     return installed_variant(game.variant or DEFAULT_VARIANT)
-
-
-def _set_variant(game: Game, name: str) -> None:
-    """Only before the start; JOIN and START count the new variant's seats (a game with more
-    players joined than the new variant has seats cannot START)."""
-    if game.status != "forming" or name not in variant_names():
-        raise OptionRefused(name)
-    v = installed_variant(name)
-    before = game_variant(game)
-    end = dict(options(game).get("end") or {})
-    if end.get("centres", before.victory) == before.victory:
-        end["centres"] = v.victory  # the solo count follows the map unless the GM chose one
-    game.variant = name
-    update_options(game, victory=v.victory, end=end)
-
-
-def _set_bots(game: Game, value: Any) -> None:
-    """A solo game (issue 14): only before the start, on a map of one power per seat; the
-    power named is the one the creator plays (else the lot gives him one)."""
-    if game.status != "forming":
-        raise OptionRefused("BOTS")
-    if not value:
-        update_options(game, bots=None)
-        return
-    power = value.get("power")
-    v = game_variant(game)
-    if any(len(seat) != 1 for seat in v.seats):
-        raise OptionRefused(v.name)  # one power per seat: the computer takes whole seats
-    if power is not None and power not in v.powers:
-        raise OptionRefused(str(power))
-    update_options(game, bots={"power": power})
 
 
 def describe_options(game: Game) -> dict[str, Any]:

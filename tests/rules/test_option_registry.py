@@ -110,3 +110,29 @@ def test_removal_distance_reaches_the_house_rules_of_a_game() -> None:
         made = decide(snapshot).generated.get("RUSSIA", ())
         removed[distance] = [str(g.order) for g in made]
     assert removed == {RemovalDistance.OWNED: ["A PRU D"], RemovalDistance.HOME: ["A LVN D"]}
+
+
+def test_each_option_sets_through_its_registry_entry() -> None:
+    """Issue 12 point 5: the service has no branch per option; the entry's setter says what a
+    value stores (game columns or option keys) or refuses it."""
+    from judge.rules.option_registry import GAME_COLUMNS, OptionContext, OptionRefused
+
+    forming = OptionContext(default_options(), variant("standard"), forming=True)
+    started = OptionContext(default_options(), variant("standard"), forming=False)
+    assert option("press").set("grey", forming) == {"press": "grey"}
+    assert option("language").set("it", forming) == {"language": "it"}
+    assert option("deadlines_hours").set({"M": 48}, forming) == {
+        "deadlines_hours": {"M": 48, "R": 24, "A": 24}}
+    assert option("late_days").set({"total": 5}, forming) == {"late_bonus_days": 5}
+    three = option("players").set(3, forming)
+    assert three == {"variant": "standard-3", "victory": variant("standard-3").victory,
+                     "end": {"centres": variant("standard-3").victory}}
+    assert {"language", "variant"} == GAME_COLUMNS
+    for key, value, ctx in [("timezone", "Mars/Olympus", forming), ("variant", "nowhere", forming),
+                            ("variant", "pure", started), ("end", {"centres": 35}, forming),
+                            ("bots", {"power": "ATLANTIS"}, forming), ("bots", False, started)]:
+        with pytest.raises(OptionRefused):
+            option(key).set(value, ctx)
+    four = OptionContext(default_options(), variant("standard-4"), forming=True)
+    with pytest.raises(OptionRefused):
+        option("bots").set({"power": None}, four)  # seats of several powers: no computer game

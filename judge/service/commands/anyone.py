@@ -18,11 +18,12 @@ def help_groups(lang: str) -> list[dict[str, Any]]:
     """HELP's content, generated from the command table."""
     groups = []
     for role in ROLE_ORDER:
-        rows = [{"keyword": row.keyword, "args": row.args, "help": row.help}
+        rows = [{"keyword": row.keyword, "args": row.args, "help": row.help, "rules": ()}
                 for row in command_rows(lang, (role,))]
         groups.append({"role": role.value, "commands": rows})
     return [*groups, {"role": "options", "commands": [
-        {"keyword": o.keyword, "args": o.values, "help": ""} for o in option_rows(lang)]}]
+        {"keyword": o.keyword, "args": o.values, "help": "", "rules": o.rule_sets}
+        for o in option_rows(lang)]}]
 
 
 @handles(Verb.HELP)

@@ -56,6 +56,10 @@ def option_command(s: MailSession, cmd: Command) -> None:
         return
     try:
         games.apply_option(game, cmd.option, cmd.setting)
+    except games.OptionNotForRules as exc:
+        # the registry declares where each option means something (its rule sets)
+        s.say(CommandRefusal.OPTION_NOT_FOR_RULES, option=keyword, rules=str(exc.rules))
+        return
     except games.OptionRefused as exc:
         s.say(CommandRefusal.BAD_OPTION, option=keyword, value=str(exc))
         return

@@ -52,3 +52,21 @@ def draw_lot(session: Session, game: Game, reached: Phase, now: datetime,
                    seats=labels, winner=winner)
     session.flush()
     return [Notice("lot", lot.power, detail=joins)]
+
+
+def undo_lot(session: Session, game: Game, back_to: Phase, now: datetime) -> bool:
+    """Undo the lot when a ROLLBACK takes the game back to ``back_to``, a phase before the one
+    it had reached when the lot was drawn; True when there was such a lot to undo."""
+    record = dict((game.options or {}).get(LOT_KEY) or {})
+    if not record or back_to >= Phase.parse(str(record["phase"])):
+        return False
+    options = dict(game.options or {})
+    del options[LOT_KEY]
+    game.options = options
+    seat = playrepo.seat_by_power(session, game.id, str(record["power"]))
+    if seat is not None:
+        session.delete(seat)
+    gamerepo.audit(session, now, "lot.undone", game_id=game.id, phase=str(back_to),
+                   record=record, seat_account_id=None if seat is None else seat.account_id)
+    session.flush()
+    return True

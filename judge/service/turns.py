@@ -23,6 +23,7 @@ from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.outcomes import Outcome
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.variant import Variant
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
@@ -34,7 +35,7 @@ from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot
 from judge.service import announce, deadlines
 from judge.service.ending import finish_game
-from judge.service.lot import draw_lot
+from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
     build_snapshot,
     game_options,
@@ -352,6 +353,8 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
                               source="rolled_back")
     game.position = dict(target.position_before)
     game.phase = phase
+    # back before the two-player lot was drawn: it is drawn again when play gets there
+    undo_lot(session, game, Phase.parse(phase), now)
     if game.status == "finished":
         game.status = "active"
     # The orders still on file for the phase were all in before: without this the phase

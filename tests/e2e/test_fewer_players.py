@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from judge.storage.archive_queries import game_archive
 from judge.storage.gamerepo import current_orders
-from judge.storage.models import Account, Seat
+from judge.storage.models import Account, AuditLog, Seat
 from tests.e2e.players import GM, GM_PASSWORD
 from tests.e2e.table import Table
 
@@ -135,20 +135,40 @@ async def test_two_players_draw_the_lot_for_italy(table: Table) -> None:
                _holds(table, name, ["AUSTRIA", "GERMANY", "TURKEY"]))
     assert table.game(name).phase == "F1914M"
     assert "lot_record" not in table.game(name).options
-    await both(["F NWG - NWY", *_holds(table, name, ["FRANCE", "RUSSIA"]),
-                "F LON H", "A LVP H"],
-               _holds(table, name, ["AUSTRIA", "GERMANY", "TURKEY"]))
+
+    async def fall_1914() -> dict:
+        await both(["F NWG - NWY", *_holds(table, name, ["FRANCE", "RUSSIA"]),
+                    "F LON H", "A LVP H"],
+                   _holds(table, name, ["AUSTRIA", "GERMANY", "TURKEY"]))
+        game = table.game(name)
+        assert game.phase == "W1914A"
+        record = game.options["lot_record"]
+        # seeded and recorded: the draw can be checked from the record
+        assert random.Random(record["seed"]).choice(record["seats"]) == record["winner"]
+        assert record["power"] == "ITALY" and record["joins"] in ("ENGLAND", "AUSTRIA")
+        winner = ANN if record["joins"] == "ENGLAND" else BOB
+        joined = "England" if winner == ANN else "Austria"
+        bulletin = table.last_to(ANN, "F1914M results").body
+        assert "The lot for Italy is drawn" in bulletin and f"player of {joined}" in bulletin
+        assert "ITALY" in _holders(table, name)[winner]
+        return dict(record)
+
+    drawn = await fall_1914()
+    # a ROLLBACK to before the lot undoes it: no record, Italy has no seat, the audit keeps it
+    await table.send(GM, f"SIGNON GM {name} {GM_PASSWORD}\nROLLBACK F1914M\n")
     game = table.game(name)
-    assert game.phase == "W1914A"
-    record = game.options["lot_record"]
-    # seeded and recorded: the draw can be checked from the record
-    assert random.Random(record["seed"]).choice(record["seats"]) == record["winner"]
-    assert record["power"] == "ITALY" and record["joins"] in ("ENGLAND", "AUSTRIA")
-    winner = ANN if record["joins"] == "ENGLAND" else BOB
-    joined = "England" if winner == ANN else "Austria"
-    bulletin = table.last_to(ANN, "F1914M results").body
-    assert "The lot for Italy is drawn" in bulletin and f"player of {joined}" in bulletin
-    assert "ITALY" in _holders(table, name)[winner]
+    assert game.phase == "F1914M" and "lot_record" not in game.options
+    assert not any("ITALY" in powers for powers in _holders(table, name).values())
+    with table.db.session() as s:
+        undone = s.scalars(select(AuditLog).where(AuditLog.game_id == game.id,
+                                                  AuditLog.action == "lot.undone")).all()
+        assert [u.detail["record"] for u in undone] == [drawn]
+    # played again, the game reaches the adjustments and the lot is drawn anew (a new seed)
+    again = await fall_1914()
+    assert again["seed"] != drawn["seed"]
+    winner = ANN if again["joins"] == "ENGLAND" else BOB
+    assert not any("ITALY" in powers for who, powers in _holders(table, name).items()
+                   if who != winner)
 
     # Winter: England builds on Edinburgh, its one free home centre
     await table.send(ANN, f"SIGNON ENGLAND {name} pw-ann\nF EDI B\n")
@@ -164,3 +184,8 @@ async def test_two_players_draw_the_lot_for_italy(table: Table) -> None:
     with table.db.session() as s:
         row = current_orders(s, game.id, "S1915M", "ITALY")
         assert row is not None and row.orders == ["A ROM - APU"]
+    # a ROLLBACK to the phase the lot was drawn on reaching keeps it (and Italy's seat)
+    await table.send(GM, f"SIGNON GM {name} {GM_PASSWORD}\nROLLBACK W1914A\n")
+    game = table.game(name)
+    assert game.phase == "W1914A" and game.options["lot_record"] == again
+    assert "ITALY" in _holders(table, name)[winner]

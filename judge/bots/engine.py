@@ -41,6 +41,9 @@ class Commitments:
     avoid: frozenset[str] = frozenset()
     spare: frozenset[str] = frozenset()
     supports: tuple[Order, ...] = ()
+    # own moves another power promised to support: made as agreed (a supported attack is the
+    # only way a lone unit takes a held centre, e.g. on Pure where every power has one army)
+    moves: tuple[Order, ...] = ()
     stance: Mapping[str, float] = field(default_factory=dict)  # power -> attack value multiplier
 
 
@@ -78,6 +81,30 @@ def _honour(
         loc = order.location  # type: ignore[union-attr]
         if loc in legal and order in legal[loc]:
             chosen[loc] = order
+            if isinstance(order, Move):
+                _clear_way(chosen, legal, loc, order)
+
+
+def _clear_way(
+    chosen: dict[str, Order], legal: Mapping[str, list[Order]], mover: str, move: Move
+) -> None:
+    """Another own unit bound for the same province backs the promised move instead (or
+    holds): two own units must not bounce each other."""
+    dest = move.target.split("/", 1)[0]
+    for loc, order in list(chosen.items()):
+        if loc == mover or not isinstance(order, Move):
+            continue
+        if order.target.split("/", 1)[0] != dest:
+            continue
+        backing = next(
+            (
+                o
+                for o in legal[loc]
+                if isinstance(o, SupportMove) and o.supported == mover and o.target == move.target
+            ),
+            None,
+        )
+        chosen[loc] = backing or legal[loc][0]
 
 
 def bot_orders(
@@ -127,7 +154,7 @@ def bot_orders(
         )
         chosen = add_convoys(b, view, position, power, legal, chosen, valuation, eager=i % 2 == 1)
         chosen = add_supports(position, power, legal, chosen, valuation, eager=i % 3 == 2)
-        _honour(chosen, legal, commitments.supports)
+        _honour(chosen, legal, commitments.moves + commitments.supports)
         orders = [chosen[loc] for loc in sorted(chosen)]
         key = frozenset(orders)
         if key not in seen:

@@ -114,9 +114,12 @@ class Council:
         view = view_of_variant(variant or installed_variant(position.variant))
         people = self.people()
         letters: list[Letter] = []
+        phase = str(position.phase)
         for power in sorted(people):
             if not position.units_of(power):
                 continue
+            if any(a.proposal.proposer == power and a.since == phase for a in self.agreements):
+                continue  # it spoke this phase already (the phase is played again after a ROLLBACK)
             # what it means to play, so that it can ask for support for its attack
             promised, _ = commitments(
                 power, people[power], self.agreements, self.trust, position, rng

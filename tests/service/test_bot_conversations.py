@@ -119,6 +119,51 @@ def test_the_ledger_judges_after_the_phase(db: Database, lang: str) -> None:
     check_golden(f"bots_war.{lang}.txt", war[0].body if war else "")
 
 
+def test_rollback_restores_the_ledger_and_trust(db: Database) -> None:
+    """Point 4 with the GM's ROLLBACK: France breaks its peace with England in S1901M and
+    signs a neutral zone with Germany in F1901M; ROLLBACK S1901M puts the ledger and trust
+    back as they stood when S1901M was adjudicated (the peace active and unbroken, England's
+    trust untouched, the F1901M deal gone), in the ROLLBACK's transaction. Played again with
+    the peace kept, trust rises instead."""
+    from judge.storage.models_bots import CouncilSnapshot
+
+    h = _solo(db, "en")
+    before = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    h.reply(GM, "SIGNON FRANCE solo gmpass\nPROPOSE ENGLAND PEACE")
+    with db.session() as s:  # France's fleet stands in the Channel already
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        position["units"] = {p: ["F ENG" if u == "F BRE" else u for u in us]
+                             for p, us in position["units"].items()}
+        game.position = position
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nF ENG - LON\nA PAR H\nA MAR H")
+    assert h.game("solo").phase == "F1901M"
+    peace = next(a for a in _rows(db, Agreement) if a.number == 1)
+    assert (peace.status, peace.broken_by) == ("broken", HUMAN)
+    betrayed = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert betrayed[("ENGLAND", HUMAN)][1] == 1
+    h.reply(GM, "SIGNON FRANCE solo gmpass\nPROPOSE GERMANY DMZ BUR")
+    assert any(a.proposer == HUMAN and a.kind == "dmz" for a in _rows(db, Agreement))
+    assert {r.phase for r in _rows(db, CouncilSnapshot)} == {"S1901M"}
+
+    reply = h.reply(GM, "SIGNON GM solo gmpass\nROLLBACK S1901M")
+    assert h.game("solo").phase == "S1901M", reply
+    rows = _rows(db, Agreement)
+    assert {(a.status, a.broken_by) for a in rows if a.number == 1} == {("active", None)}
+    # F1901M's deal is undone (the computer powers' own S1901M proposals are made again)
+    assert not any(a.proposer == HUMAN and a.kind == "dmz" for a in rows)
+    restored = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert restored == before
+    assert _rows(db, CouncilSnapshot) == []
+
+    # played again, the peace kept: England's trust in France rises instead
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nF ENG H\nA PAR H\nA MAR H")
+    assert h.game("solo").phase == "F1901M"
+    kept = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert kept[("ENGLAND", HUMAN)][0] > 0 and kept[("ENGLAND", HUMAN)][1] == 0
+
+
 def test_gm_seats_the_computer_in_an_abandoned_seat(db: Database) -> None:
     """Club game (point 5b): off by default (the Sommossa stays); with COMPUTER SEATS the GM's
     REPLACE power COMPUTER gives the seat to a computer power, which orders at once, and the

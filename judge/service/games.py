@@ -150,6 +150,9 @@ def _set_variant(game: Game, name: str) -> None:
     if game.status != "forming" or name not in variant_names():
         raise OptionRefused(name)
     v = installed_variant(name)
+    bots = options(game).get("bots")
+    if isinstance(bots, dict):
+        _check_bots_fit(v, bots.get("power"))  # a solo game stays on a map it can be played on
     before = game_variant(game)
     end = dict(options(game).get("end") or {})
     if end.get("centres", before.victory) == before.victory:
@@ -167,12 +170,19 @@ def _set_bots(game: Game, value: Any) -> None:
         update_options(game, bots=None)
         return
     power = value.get("power")
-    v = game_variant(game)
-    if any(len(seat) != 1 for seat in v.seats):
-        raise OptionRefused(v.name)  # one power per seat: the computer takes whole seats
-    if power is not None and power not in v.powers:
-        raise OptionRefused(str(power))
+    _check_bots_fit(game_variant(game), power)
     update_options(game, bots={"power": power})
+
+
+def _check_bots_fit(v: Variant, power: str | None) -> None:
+    """A solo game needs one power per seat: its end rules follow one human power (his fall,
+    his solo), and the computer takes whole seats; the fewer-player maps whose seats hold
+    several powers (standard-2 to standard-4) are refused. The power named must be one a
+    player plays (not a neutral one, like Italy in standard-6)."""
+    if any(len(seat) != 1 for seat in v.seats):
+        raise OptionRefused(v.name)
+    if power is not None and all(power not in seat for seat in v.seats):
+        raise OptionRefused(str(power))
 
 
 def describe_options(game: Game) -> dict[str, Any]:

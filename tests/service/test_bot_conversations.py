@@ -65,6 +65,10 @@ def _solo(db: Database, lang: str, name: str = "solo") -> Harness:
     return h
 
 
+def games_options(h: Harness, name: str) -> dict[str, Any]:
+    return dict(h.game(name).options or {})
+
+
 def _rows(db: Database, model: Any, name: str = "solo") -> list[Any]:
     with db.session() as s:
         game = gamerepo.game_by_name(s, name)
@@ -408,3 +412,22 @@ def test_set_wait_holds_the_solo_phase_until_nowait(db: Database) -> None:
     assert h.game("solo").phase == "S1901M"  # the player said he has more to send
     h.mail(GM, "SIGNON FRANCE solo gmpass\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nSET NOWAIT")
     assert h.game("solo").phase == "F1901M"
+
+
+def test_solo_games_only_on_maps_of_one_power_per_seat(db: Database) -> None:
+    """The fewer-player maps: standard-6 (Italy neutral) is played against five computer
+    powers; standard-3 (seats of two and three powers) is refused, whichever option comes
+    first, and so is a neutral power as the player's."""
+    h = Harness(db)
+    refused = h.reply(GM, "CREATE trio gmpass\nVARIANT standard-3\nBOTS FRANCE")
+    assert "standard-3" in refused and games_options(h, "trio").get("bots") is None
+    h.reply(GM, "CREATE trio2 gmpass\nBOTS FRANCE\nVARIANT standard-3")
+    assert (h.game("trio2").variant or "standard") == "standard"
+    h.reply(GM, "CREATE sei gmpass\nVARIANT standard-6\nBOTS ITALY")
+    assert games_options(h, "sei").get("bots") is None
+    h.mail(GM, "SIGNON GM sei gmpass\nBOTS FRANCE\nSTART")
+    assert h.game("sei").status == "active"
+    machines = {r.power for r in _rows(db, BotSeat, "sei")}
+    assert machines == {"AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"}
+    given = {r.power for r in _rows(db, OrderSet, "sei") if r.orders}
+    assert given == machines  # Italy is neutral: nobody orders for it

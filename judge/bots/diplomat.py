@@ -22,10 +22,12 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, Order, SupportMove
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
-from judge.bots.engine import Commitments
+from judge.bots.engine import Commitments, phase_rules
 from judge.bots.ledger import Agreement, Status, Trust, Verdict
 from judge.bots.mapview import MapView
 from judge.bots.personality import Personality
@@ -36,6 +38,11 @@ from judge.parsing.messages import place_name
 
 LEAD_MIN = 9  # centres before a leader is feared
 LEAD_MARGIN = 4  # over the second power
+
+
+def _board(position: Position) -> Board:
+    """The board of the position's phase (closed around a neutral power until its lot)."""
+    return phase_rules(installed_variant(position.variant), position)[0]
 
 
 def _province(location: str) -> str:
@@ -107,7 +114,7 @@ def commitments(
             stance[other] = 1.3
     if lead is not None and lead != me:
         stance[lead] = 2.0
-    legal = possible_orders(position, me) if position.phase.is_movement else {}
+    legal = possible_orders(position, me, _board(position)) if position.phase.is_movement else {}
     for agreement in agreements:
         deal = agreement.proposal
         if agreement.status is not Status.ACTIVE or me not in deal.parties:
@@ -293,7 +300,7 @@ def is_demand(proposal: Proposal, position: Position) -> bool:
 
 
 def _could_support(position: Position, supporter: str, move: Move) -> bool:
-    for options in possible_orders(position, supporter).values():
+    for options in possible_orders(position, supporter, _board(position)).values():
         for o in options:
             if (
                 isinstance(o, SupportMove)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, Order, SupportMove
+from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
@@ -107,6 +108,16 @@ def _clear_way(
         chosen[loc] = backing or legal[loc][0]
 
 
+def phase_rules(v: Variant, position: Position, joins: str | None = None) -> tuple[Board, Options]:
+    """The board of the position's phase (seed 001's two-player map is closed around neutral
+    Italy until the lot) and the adjudication options the search plays it with. After the lot
+    the board and the neutral powers are the same whichever seat Italy joined, so when the
+    caller does not say, any seat's power stands in for it."""
+    if joins is None and v.lot is not None and v.lot_drawn(position.phase):
+        joins = v.seats[0][0]
+    return v.rules_at(position.phase, joins).board, Options(joins=joins)
+
+
 def bot_orders(
     position: Position,
     power: str,
@@ -115,9 +126,11 @@ def bot_orders(
     variant: Variant | None = None,
     commitments: Commitments = NO_COMMITMENTS,
     plain: bool = False,
+    joins: str | None = None,
 ) -> list[Order]:
+    """``joins``: on a map with a lot (standard-2), the power neutral Italy joined, once drawn."""
     v = variant or installed_variant(position.variant)
-    b = v.board
+    b, options = phase_rules(v, position, joins)
     view = view_of_variant(v)
     legal = possible_orders(position, power, b)
     if not legal:
@@ -161,7 +174,9 @@ def bot_orders(
             seen.add(key)
             candidates.append(orders)
     replies = likely_replies(b, view, position, power, rng, counts)
-    return best_candidate(v, view, position, power, candidates, replies, valuation, character.risk)
+    return best_candidate(
+        v, view, position, power, candidates, replies, valuation, character.risk, options, b
+    )
 
 
 def likely_replies(

@@ -431,3 +431,33 @@ def test_solo_games_only_on_maps_of_one_power_per_seat(db: Database) -> None:
     assert machines == {"AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"}
     given = {r.power for r in _rows(db, OrderSet, "sei") if r.orders}
     assert given == machines  # Italy is neutral: nobody orders for it
+
+
+@pytest.mark.parametrize("lang", ["it", "fr"])
+def test_a_coalition_against_the_leading_player_is_announced(db: Database, lang: str) -> None:
+    """Point 4: France leads by a clear margin (10 centres, the next 4): after the phase every
+    computer power tells everyone, in the game's language, that it joins the coalition against
+    France (once), and France's proposals are refused from then on."""
+    h = _solo(db, lang)
+    w = WORDS[lang]
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        centres = dict(position["centers"])
+        centres[HUMAN] = [*centres[HUMAN], "BEL", "HOL", "SPA", "POR", "TUN", "DEN", "SWE"]
+        position["centers"] = centres
+        game.position = position
+    sent = h.mail(GM, f"{w['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert h.game("solo").phase == "F1901M"
+    word = {"it": "coalizione contro la Francia", "fr": "coalition contre la France"}[lang]
+    news = [m for m in sent if m.to == GM and word in m.body]
+    assert len(news) == 6, [m.subject for m in sent]  # one from each computer power
+    announced = {r.power: r.announced for r in _rows(db, BotSeat)}
+    assert all(v == [HUMAN] for v in announced.values())
+    reply = h.reply(GM, f"{w['signon']} FRANCE solo gmpass\n{TALKS[lang][0]}")
+    peace = max(_rows(db, Agreement), key=lambda a: a.number)
+    assert (peace.proposer, peace.status) == (HUMAN, "refused"), reply
+    later = h.mail(GM, f"{w['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert h.game("solo").phase != "F1901M"
+    assert not [m for m in later if word in m.body]  # said once

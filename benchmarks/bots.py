@@ -5,6 +5,10 @@ Scenarios, each played once with every power as the subject (``--games`` games p
   hold      the bot as one power, six powers holding (civil-disorder defaults otherwise)
   baseline  the bot as one power, six plain DumbBot-style players (no search, no personality)
   bots      one plain baseline as the subject power against six bots
+  pure      the Pure map (seven powers, one centre each, every province next to every other):
+            the subject holds (a player who only holds), six computer powers play with their
+            diplomacy (the Council: pacts, support requests, the ledger); a lone unit can take
+            nothing there, so this row shows whether their negotiation moves the game
 Prints, per scenario, the subject's wins (18 centres), most centres at the end (shared counts),
 survived, eliminated, mean centres at the end, the other side's mean centres; then illegal
 orders (every order checked with ``legality.normalize``; must be 0) and milliseconds per power
@@ -28,11 +32,13 @@ from judge.adjudicator.catalog import variant
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Order
 from judge.adjudicator.possible import random_orders
+from judge.bots.council import Council
 from judge.bots.engine import bot_orders
+from judge.bots.personality import assign
 
 STANDARD = variant("standard")
 
-SCENARIOS = ("random", "hold", "baseline", "bots")
+SCENARIOS = ("random", "hold", "baseline", "bots", "pure")
 KINDS = ("M", "R", "A")
 
 
@@ -47,8 +53,14 @@ class Tally:
     others: float = 0.0
     illegal: int = 0
     orders: int = 0
+    decided: int = 0  # pure: games a computer power won (the variant's victory count)
+    captured: int = 0  # pure: games where a centre changed hands
     ms: dict[str, dict[str, list[float]]] = field(
-        default_factory=lambda: {"bot": defaultdict(list), "baseline": defaultdict(list)}
+        default_factory=lambda: {
+            "bot": defaultdict(list),
+            "baseline": defaultdict(list),
+            "council": defaultdict(list),  # pure: a computer power's talk and orders
+        }
     )
 
     def add(self, other: Tally) -> None:
@@ -61,6 +73,8 @@ class Tally:
             "centres",
             "illegal",
             "orders",
+            "decided",
+            "captured",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.others += other.others
@@ -75,7 +89,49 @@ def _roles(scenario: str, subject: str) -> dict[str, str]:
     return {p: ("bot" if p == subject else scenario) for p in STANDARD.powers}
 
 
+def play_pure(subject: str, seed: int, last_year: int) -> Tally:
+    """Six computer powers with their Council on Pure, the subject holding."""
+    pure = variant("pure")
+    rng = random.Random(seed)
+    council = Council(assign([p for p in pure.powers if p != subject], rng))
+    position = pure.initial_position()
+    start = dict(position.centers)
+    tally = Tally(games=1)
+    while position.phase.year <= last_year:
+        kind = position.phase.kind.value
+        clock = time.process_time()
+        council.bot_initiatives(position, rng, pure)
+        orders = council.orders(position, rng, pure)
+        per_power = (time.process_time() - clock) * 1000 / max(len(orders), 1)
+        tally.ms["council"][kind].append(per_power)
+        for power, given in orders.items():
+            for order in given:
+                tally.orders += 1
+                if isinstance(normalize(position, power, order, pure.board), Refusal):
+                    tally.illegal += 1
+        before = position
+        position = adjudicate(position, dict(orders), variant=pure).position
+        council.after_phase(before, orders, position)
+        if position.phase.kind.value != "R" and any(
+            len(position.centers_of(p)) >= pure.victory for p in pure.powers
+        ):
+            break
+    counts = {p: len(position.centers_of(p)) for p in pure.powers}
+    mine = counts[subject]
+    tally.decided = int(any(v >= pure.victory for p, v in counts.items() if p != subject))
+    tally.captured = int(position.centers != start)
+    tally.most = int(mine == max(counts.values()) and mine > 0)
+    alive = mine > 0 or bool(position.units_of(subject))
+    tally.survived = int(alive)
+    tally.eliminated = int(not alive)
+    tally.centres = mine
+    tally.others = sum(v for p, v in counts.items() if p != subject) / 6
+    return tally
+
+
 def play(scenario: str, subject: str, seed: int, last_year: int, person: str) -> Tally:
+    if scenario == "pure":
+        return play_pure(subject, seed, last_year)
     standard = variant("standard")
     board = standard.board
     rng = random.Random(seed)
@@ -163,16 +219,22 @@ def main() -> None:
         f"{'elim':>5} {'centres':>8} {'others':>7} {'illegal':>8}"
     )
     for scenario, t in totals.items():
-        subject = "baseline" if scenario == "bots" else "bot"
+        subject = {"bots": "baseline", "pure": "holding"}.get(scenario, "bot")
         n = max(t.games, 1)
         print(
             f"{scenario:<10} {subject:<9} {t.games:>5} {t.wins:>5} {t.most:>5} {t.survived:>5} "
             f"{t.eliminated:>5} {t.centres / n:>8.2f} {t.others / n:>7.2f} {t.illegal:>5}/{t.orders}"
         )
+    if "pure" in totals:
+        t = totals["pure"]
+        print(
+            f"pure: a computer power won (4 centres) in {t.decided} of {t.games} games, "
+            f"a centre changed hands in {t.captured}"
+        )
     merged = Tally(games=0)
     for t in totals.values():
         merged.add(t)
-    for who in ("bot", "baseline"):
+    for who in ("bot", "baseline", "council"):
         parts = []
         for kind in KINDS:
             values = merged.ms[who].get(kind, [])
@@ -181,7 +243,8 @@ def main() -> None:
                 mean = sum(values) / len(values)
                 p95 = values[int(0.95 * (len(values) - 1))]
                 parts.append(f"{kind} mean {mean:.1f} p95 {p95:.1f} (n={len(values)})")
-        print(f"ms per power per phase, {who}: " + "; ".join(parts))
+        if parts:
+            print(f"ms per power per phase, {who}: " + "; ".join(parts))
     print(f"wall time {time.perf_counter() - wall:.0f} s")
 
 

@@ -73,7 +73,13 @@ def movement_orders(
         orders = legal[loc]
         kind = orders[0].unit_type.value  # type: ignore[union-attr]
         options: list[tuple[float, Order]] = []
-        for order in orders:
+        # Equal values are broken by this power's own draw, not by the provinces' names: on a
+        # map where every place is worth the same (Pure: every province next to every other,
+        # so the spread values are flat) a fixed order sent every power at the same province
+        # and every move bounced, turn after turn.
+        shuffled = list(orders)
+        rng.shuffle(shuffled)
+        for order in shuffled:
             if isinstance(order, Hold):
                 options.append((valuation.of(kind, loc), order))
             elif isinstance(order, Move) and not order.via_convoy:

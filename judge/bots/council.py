@@ -34,6 +34,7 @@ from judge.bots.diplomat import (
     is_demand,
     proposals,
     reactions,
+    room_for_pact,
 )
 from judge.bots.engine import bot_orders
 from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
@@ -80,16 +81,20 @@ class Council:
             self.trust.refused(proposer, power, demand)
         return agreement
 
-    def answer_pending(self, position: Position) -> list[Letter]:
+    def answer_pending(
+        self, position: Position, variant: Variant | None = None
+    ) -> list[Letter]:
         """Computer powers answer every proposal waiting for them."""
         people = self.people()
+        view = view_of_variant(variant or installed_variant(position.variant))
         letters = []
         for agreement in self.agreements:
             deal = agreement.proposal
             person = people.get(deal.partner)
             if agreement.status is not Status.PROPOSED or person is None:
                 continue
-            yes = answer(deal.partner, person, deal, self.trust, position)
+            room = room_for_pact(deal.partner, deal.proposer, view, position, self.agreements)
+            yes = answer(deal.partner, person, deal, self.trust, position, room)
             agreement.status = Status.ACTIVE if yes else Status.REFUSED
             agreement.since = str(position.phase)
             kind = "accepted" if yes else "refused"
@@ -109,18 +114,26 @@ class Council:
         view = view_of_variant(variant or installed_variant(position.variant))
         people = self.people()
         letters: list[Letter] = []
+        phase = str(position.phase)
         for power in sorted(people):
             if not position.units_of(power):
                 continue
+            if any(a.proposal.proposer == power and a.since == phase for a in self.agreements):
+                continue  # it spoke this phase already (the phase is played again after a ROLLBACK)
+            # what it means to play, so that it can ask for support for its attack
+            promised, _ = commitments(
+                power, people[power], self.agreements, self.trust, position, rng
+            )
+            planned = bot_orders(position, power, rng, people[power], variant, promised)
             for deal in proposals(
-                power, people[power], view, position, self.trust, self.agreements, rng
+                power, people[power], view, position, self.trust, self.agreements, rng, planned
             ):
                 agreement = self.propose(deal, str(position.phase))
                 kind = "demand" if is_demand(deal, position) else "proposal"
                 letters.append(
                     Letter(kind, power, (deal.partner,), deal, number=agreement.number)
                 )
-        return letters + self.answer_pending(position)
+        return letters + self.answer_pending(position, variant)
 
     # -- orders and verdicts --------------------------------------------------------------
     def orders(

@@ -22,10 +22,12 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, Order, SupportMove
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
-from judge.bots.engine import Commitments
+from judge.bots.engine import Commitments, phase_rules
 from judge.bots.ledger import Agreement, Status, Trust, Verdict
 from judge.bots.mapview import MapView
 from judge.bots.personality import Personality
@@ -36,6 +38,11 @@ from judge.parsing.messages import place_name
 
 LEAD_MIN = 9  # centres before a leader is feared
 LEAD_MARGIN = 4  # over the second power
+
+
+def _board(position: Position) -> Board:
+    """The board of the position's phase (closed around a neutral power until its lot)."""
+    return phase_rules(installed_variant(position.variant), position)[0]
 
 
 def _province(location: str) -> str:
@@ -50,10 +57,19 @@ def leader(position: Position) -> str | None:
 
 
 def answer(
-    me: str, person: Personality, proposal: Proposal, trust: Trust, position: Position
+    me: str,
+    person: Personality,
+    proposal: Proposal,
+    trust: Trust,
+    position: Position,
+    room: bool = True,
 ) -> bool:
+    """``room``: whether a new peace or alliance would still leave ``me`` a neighbour to grow
+    at (``room_for_pact``); without it such a pact is refused."""
     other = proposal.proposer
     if other == leader(position):
+        return False
+    if proposal.kind in (Kind.PEACE, Kind.ALLIANCE) and not room:
         return False
     level = trust.of(me, other)
     need = person.accept_threshold
@@ -90,6 +106,7 @@ def commitments(
     avoid: set[str] = set()
     spare: set[str] = set()
     supports: list[Order] = []
+    moves: list[Order] = []
     stance: dict[str, float] = {}
     kept: list[int] = []
     for (holder, other), value in trust.values.items():
@@ -97,7 +114,7 @@ def commitments(
             stance[other] = 1.3
     if lead is not None and lead != me:
         stance[lead] = 2.0
-    legal = possible_orders(position, me) if position.phase.is_movement else {}
+    legal = possible_orders(position, me, _board(position)) if position.phase.is_movement else {}
     for agreement in agreements:
         deal = agreement.proposal
         if agreement.status is not Status.ACTIVE or me not in deal.parties:
@@ -120,6 +137,12 @@ def commitments(
             avoid.update(p for p, w in deal.shares if w != me)
         elif deal.kind is Kind.SUPPORT and deal.order is not None:
             move = deal.order
+            mover = position.units.get(_province(move.location))
+            if mover is not None and mover.power == me:
+                # the supported side: make the move the partner backs
+                if move in legal.get(move.location, ()):
+                    moves.append(move)
+                continue
             for options in legal.values():
                 found = next(
                     (
@@ -134,13 +157,44 @@ def commitments(
                 if found is not None:
                     supports.append(found)
                     break
-    return Commitments(frozenset(avoid), frozenset(spare), tuple(supports), stance), kept
+    return (
+        Commitments(
+            frozenset(avoid), frozenset(spare), tuple(supports), moves=tuple(moves), stance=stance
+        ),
+        kept,
+    )
 
 
 def _neighbours(view: MapView, position: Position, me: str) -> list[str]:
     counts = reach_counts(view, position)
     mine = counts.get(me, {})
     return [p for p, reach in sorted(counts.items()) if p != me and any(q in mine for q in reach)]
+
+
+def partners(me: str, agreements: Iterable[Agreement]) -> set[str]:
+    """The powers ``me`` is at peace or allied with (active agreements)."""
+    out: set[str] = set()
+    for a in agreements:
+        deal = a.proposal
+        if a.status is Status.ACTIVE and me in deal.parties and deal.kind in (
+            Kind.PEACE,
+            Kind.ALLIANCE,
+        ):
+            out.add(deal.partner if deal.proposer == me else deal.proposer)
+    return out
+
+
+def room_for_pact(
+    me: str, other: str, view: MapView, position: Position, agreements: Iterable[Agreement]
+) -> bool:
+    """Whether one more peace or alliance (with ``other``) still leaves ``me`` somewhere to
+    grow: a centre nobody owns yet, or a neighbour it has no pact with. A power at peace with
+    every neighbour can take nothing: on a map where everybody borders everybody and no centre
+    is neutral (Pure) peace all round froze every computer power at home."""
+    if any(c not in position.centers for c in view.supply_centers):
+        return True
+    bound = partners(me, agreements) | {other}
+    return any(n not in bound for n in _neighbours(view, position, me))
 
 
 def proposals(
@@ -153,28 +207,34 @@ def proposals(
     rng: random.Random,
     planned: Sequence[Order] = (),
 ) -> list[Proposal]:
-    """At most one new proposal to each neighbour (the bot's own initiative)."""
+    """At most one new proposal to each neighbour (the bot's own initiative).
+
+    ``planned``: the bot's intended orders; its first attack on a third power's unit is
+    offered to one neighbour as a support request (a partner at peace or allied with it is
+    asked first, whatever else binds the two), the only way a lone unit takes a held centre.
+    """
     lead = leader(position)
     bound = {
         frozenset(a.proposal.parties)
         for a in agreements
         if a.status in (Status.ACTIVE, Status.PROPOSED)
     }
+    pending = {
+        frozenset(a.proposal.parties) for a in agreements if a.status is Status.PROPOSED
+    }
+    friends = partners(me, agreements)
     out: list[Proposal] = []
-    for other in _neighbours(view, position, me):
-        if frozenset((me, other)) in bound or other == lead:
+    asked = False
+    neighbours = _neighbours(view, position, me)
+    neutral_left = any(c not in position.centers for c in view.supply_centers)  # room_for_pact
+    # partners first: they are the likeliest to give the support asked for
+    for other in sorted(neighbours, key=lambda p: p not in friends):
+        if other == lead:
             continue
         level = trust.of(me, other)
         if level < person.accept_threshold - 0.1:
             continue
-        if lead is not None and lead != me:
-            out.append(Proposal(Kind.ALLIANCE, me, other, against=lead))
-            continue
-        threatened = _threatened_centre(view, position, me, other)
-        if threatened is not None and level < 0.3 and rng.random() < 0.5:
-            # a demand: keep out of my centre (a neutral zone around it, seed 003's fifth kind)
-            out.append(Proposal(Kind.DMZ, me, other, zone=threatened))
-            continue
+        pair = frozenset((me, other))
         attack = next(
             (
                 o
@@ -185,17 +245,38 @@ def proposals(
             ),
             None,
         )
-        if attack is not None and level > 0.1 and _could_support(position, other, attack):
+        if (
+            attack is not None
+            and not asked
+            and pair not in pending
+            and (level > 0.1 or other in friends)
+            and _could_support(position, other, attack)
+        ):
             out.append(Proposal(Kind.SUPPORT, me, other, order=attack))
-        elif rng.random() < 0.5:
+            asked = True
+            continue
+        if pair in bound:
+            continue
+        if lead is not None and lead != me:
+            out.append(Proposal(Kind.ALLIANCE, me, other, against=lead))
+            continue
+        threatened = _threatened_centre(view, position, me, other)
+        if threatened is not None and level < 0.3 and rng.random() < 0.5:
+            # a demand: keep out of my centre (a neutral zone around it, seed 003's fifth kind)
+            out.append(Proposal(Kind.DMZ, me, other, zone=threatened))
+            continue
+        pact = neutral_left or any(n not in friends | {other} for n in neighbours)
+        if rng.random() < 0.5 and pact:
             out.append(Proposal(Kind.PEACE, me, other))
-        else:
-            contested = _contested_centres(view, position, me, other)
-            if len(contested) >= 2:
-                mine, theirs = contested[0], contested[1]
-                out.append(Proposal(Kind.SHARE, me, other, shares=((mine, me), (theirs, other))))
-            else:
-                out.append(Proposal(Kind.PEACE, me, other))
+            friends.add(other)
+            continue
+        contested = _contested_centres(view, position, me, other)
+        if len(contested) >= 2:
+            mine, theirs = contested[0], contested[1]
+            out.append(Proposal(Kind.SHARE, me, other, shares=((mine, me), (theirs, other))))
+        elif pact:
+            out.append(Proposal(Kind.PEACE, me, other))
+            friends.add(other)
     return out
 
 
@@ -219,7 +300,7 @@ def is_demand(proposal: Proposal, position: Position) -> bool:
 
 
 def _could_support(position: Position, supporter: str, move: Move) -> bool:
-    for options in possible_orders(position, supporter).values():
+    for options in possible_orders(position, supporter, _board(position)).values():
         for o in options:
             if (
                 isinstance(o, SupportMove)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, Order, SupportMove
+from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
@@ -41,6 +42,9 @@ class Commitments:
     avoid: frozenset[str] = frozenset()
     spare: frozenset[str] = frozenset()
     supports: tuple[Order, ...] = ()
+    # own moves another power promised to support: made as agreed (a supported attack is the
+    # only way a lone unit takes a held centre, e.g. on Pure where every power has one army)
+    moves: tuple[Order, ...] = ()
     stance: Mapping[str, float] = field(default_factory=dict)  # power -> attack value multiplier
 
 
@@ -78,6 +82,40 @@ def _honour(
         loc = order.location  # type: ignore[union-attr]
         if loc in legal and order in legal[loc]:
             chosen[loc] = order
+            if isinstance(order, Move):
+                _clear_way(chosen, legal, loc, order)
+
+
+def _clear_way(
+    chosen: dict[str, Order], legal: Mapping[str, list[Order]], mover: str, move: Move
+) -> None:
+    """Another own unit bound for the same province backs the promised move instead (or
+    holds): two own units must not bounce each other."""
+    dest = move.target.split("/", 1)[0]
+    for loc, order in list(chosen.items()):
+        if loc == mover or not isinstance(order, Move):
+            continue
+        if order.target.split("/", 1)[0] != dest:
+            continue
+        backing = next(
+            (
+                o
+                for o in legal[loc]
+                if isinstance(o, SupportMove) and o.supported == mover and o.target == move.target
+            ),
+            None,
+        )
+        chosen[loc] = backing or legal[loc][0]
+
+
+def phase_rules(v: Variant, position: Position, joins: str | None = None) -> tuple[Board, Options]:
+    """The board of the position's phase (seed 001's two-player map is closed around neutral
+    Italy until the lot) and the adjudication options the search plays it with. After the lot
+    the board and the neutral powers are the same whichever seat Italy joined, so when the
+    caller does not say, any seat's power stands in for it."""
+    if joins is None and v.lot is not None and v.lot_drawn(position.phase):
+        joins = v.seats[0][0]
+    return v.rules_at(position.phase, joins).board, Options(joins=joins)
 
 
 def bot_orders(
@@ -88,9 +126,11 @@ def bot_orders(
     variant: Variant | None = None,
     commitments: Commitments = NO_COMMITMENTS,
     plain: bool = False,
+    joins: str | None = None,
 ) -> list[Order]:
+    """``joins``: on a map with a lot (standard-2), the power neutral Italy joined, once drawn."""
     v = variant or installed_variant(position.variant)
-    b = v.board
+    b, options = phase_rules(v, position, joins)
     view = view_of_variant(v)
     legal = possible_orders(position, power, b)
     if not legal:
@@ -127,14 +167,16 @@ def bot_orders(
         )
         chosen = add_convoys(b, view, position, power, legal, chosen, valuation, eager=i % 2 == 1)
         chosen = add_supports(position, power, legal, chosen, valuation, eager=i % 3 == 2)
-        _honour(chosen, legal, commitments.supports)
+        _honour(chosen, legal, commitments.moves + commitments.supports)
         orders = [chosen[loc] for loc in sorted(chosen)]
         key = frozenset(orders)
         if key not in seen:
             seen.add(key)
             candidates.append(orders)
     replies = likely_replies(b, view, position, power, rng, counts)
-    return best_candidate(v, view, position, power, candidates, replies, valuation, character.risk)
+    return best_candidate(
+        v, view, position, power, candidates, replies, valuation, character.risk, options, b
+    )
 
 
 def likely_replies(

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjudication import adjudicate
+from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Order
+from judge.adjudicator.outcomes import Options
 from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
@@ -61,7 +63,10 @@ def best_candidate(
     replies: Sequence[Mapping[str, list[Order]]],
     valuation: Valuation,
     risk: float,
+    options: Options | None = None,
+    board: Board | None = None,
 ) -> list[Order]:
+    """``options`` and ``board``: the phase's (``engine.phase_rules``)."""
     if len(candidates) == 1 or not replies:
         return list(candidates[0])
     norm = valuation.top()
@@ -71,7 +76,9 @@ def best_candidate(
         for reply in replies:
             orders = dict(reply)
             orders[power] = candidate
-            after = adjudicate(position, orders, variant=variant).position
+            after = adjudicate(
+                position, orders, options or Options(), variant=variant, board=board
+            ).position
             scores.append(score(variant, view, position, after, power, valuation, norm))
         mean = sum(scores) / len(scores)
         total = risk * mean + (1.0 - risk) * min(scores)

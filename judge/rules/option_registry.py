@@ -113,6 +113,9 @@ def _set_variant(value: Any, ctx: OptionContext) -> dict[str, Any]:
     if not ctx.forming or name not in variant_names():
         raise OptionRefused(name)
     new = installed_variant(name)
+    bots = ctx.options.get("bots")
+    if isinstance(bots, dict):
+        _check_bots_fit(new, bots.get("power"))  # a solo game stays on a map it can be played on
     end = dict(ctx.options.get("end") or {})
     if end.get("centres", ctx.variant.victory) == ctx.variant.victory:
         end["centres"] = new.victory
@@ -133,11 +136,19 @@ def _set_bots(value: Any, ctx: OptionContext) -> dict[str, Any]:
     if not value:
         return {"bots": None}
     power = value.get("power")
-    if any(len(seat) != 1 for seat in ctx.variant.seats):
-        raise OptionRefused(ctx.variant.name)  # one power per seat: the computer takes seats
-    if power is not None and power not in ctx.variant.powers:
-        raise OptionRefused(str(power))
+    _check_bots_fit(ctx.variant, power)
     return {"bots": {"power": power}}
+
+
+def _check_bots_fit(v: Variant, power: str | None) -> None:
+    """A solo game needs one power per seat: its end rules follow one human power (his fall,
+    his solo), and the computer takes whole seats; the fewer-player maps whose seats hold
+    several powers (standard-2 to standard-4) are refused. The power named must be one a
+    player plays (not a neutral one, like Italy in standard-6)."""
+    if any(len(seat) != 1 for seat in v.seats):
+        raise OptionRefused(v.name)
+    if power is not None and all(power not in seat for seat in v.seats):
+        raise OptionRefused(str(power))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ they write, and the solo game against six of them.
   mail goes through, so its orders are read, checked and versioned like anybody's. The
   bulletins and the archive mark them as the computer's (order source ``computer``).
 * **Diplomacy.** The game's ``Council`` (``judge.bots.council``) is loaded and saved with the
-  phase: after each adjudication the ledger judges the promises and trust moves; each Spring the
+  phase: after each adjudication the ledger judges the promises and trust moves (the council as
+  it stood before is kept per phase, and a ROLLBACK puts it back); each Spring the
   computer powers propose; every ``Letter`` they write is stored as press and mailed in the
   game's language (a broadcast to everyone, a proposal or an answer to its addressee).
 * **The solo game.** The phase is processed as soon as the player's orders are in (the mail that
@@ -165,13 +166,22 @@ def phase_started(session: Session, game: Game, now: datetime, settings: Setting
 def phase_played(session: Session, game: Game, before: Position,
                  orders: Mapping[str, Sequence[Order]], after: Position, now: datetime,
                  settings: Settings) -> None:
-    """After an adjudication: promises judged, trust moved, wars and coalitions announced."""
+    """After an adjudication: promises judged, trust moved, wars and coalitions announced.
+    The council as it stood before is kept first, for a ROLLBACK to this phase."""
     council = botrepo.load_council(session, game.id)
     if council is None:
         return
+    botrepo.save_snapshot(session, game.id, str(before.phase), council)
     letters = council.after_phase(before, orders, after)
     botrepo.save_council(session, game.id, council)
     send_letters(session, game, now, settings, letters)
+
+
+def rolled_back(session: Session, game: Game, phase: str, undone: Sequence[str]) -> None:
+    """ROLLBACK to ``phase``: the ledger, trust and coalitions as they were when ``phase`` was
+    played (``undone``: the phases whose turns the ROLLBACK removed). Called before
+    ``phase_started``, which then has the computer powers order again from that state."""
+    botrepo.restore_snapshot(session, game.id, phase, undone)
 
 
 def mark_sources(session: Session, game: Game, orders: Mapping[str, Sequence[Order]],

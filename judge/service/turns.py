@@ -371,6 +371,8 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
     deadlines.schedule(session, game, phase, due_at, now)
     from judge.service import computer  # see _adjudicate
 
+    # the promise ledger and trust go back with the board, in this same transaction
+    computer.rolled_back(session, game, phase, [t.phase for t in undone])
     computer.phase_started(session, game, now, settings)
     return TurnReport("rolled_back", "gm", phase, phase)
 

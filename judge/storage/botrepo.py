@@ -2,18 +2,25 @@
 
 Every function takes the caller's Session: the caller owns the transaction, so a phase's
 verdicts and trust change commit together with the phase itself.
+
+ROLLBACK: each adjudicated phase keeps a ``council_snapshot`` row (the council's stored form as
+it stood before that phase's verdicts), written in the transaction that stores the turn;
+``restore_snapshot`` puts the ledger, trust and coalitions back to it in the GM's ROLLBACK
+transaction and drops the snapshots of the undone phases with their turns.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Collection
+
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from judge.bots.council import Council
 from judge.bots.ledger import Agreement as Promise
 from judge.bots.ledger import Status
 from judge.bots.proposals import from_terms
-from judge.storage.models_bots import AgreementRecord, BotSeat, TrustRecord
+from judge.storage.models_bots import AgreementRecord, BotSeat, CouncilSnapshot, TrustRecord
 
 
 def bot_powers(session: Session, game_id: int) -> dict[str, str]:
@@ -95,3 +102,60 @@ def save_council(session: Session, game_id: int, council: Council) -> None:
         level.value = value
         level.betrayals = council.trust.betrayals.get((holder, other), 0)
     session.flush()
+
+
+def save_snapshot(session: Session, game_id: int, phase: str, council: Council) -> None:
+    """The council as it stands now, kept for a ROLLBACK to ``phase`` (before its verdicts)."""
+    row = session.scalar(
+        select(CouncilSnapshot).where(
+            CouncilSnapshot.game_id == game_id, CouncilSnapshot.phase == phase
+        )
+    )
+    if row is None:
+        row = CouncilSnapshot(game_id=game_id, phase=phase)
+        session.add(row)
+    row.council = council.to_json()
+    session.flush()
+
+
+def restore_snapshot(
+    session: Session, game_id: int, phase: str, undone: Collection[str]
+) -> Council | None:
+    """ROLLBACK to ``phase`` (``undone``: the phases whose turns are undone, ``phase`` among
+    them): the agreements, trust and coalitions as they stood when ``phase`` was adjudicated.
+
+    The computer's seats are not rolled back (they follow the seats, which ROLLBACK leaves as
+    they are): their characters stay. No snapshot of ``phase`` but one of a later phase means
+    the game had no council yet: the ledger is emptied. No snapshot at all (turns played before
+    snapshots were kept, or no computer power and no agreement): nothing is changed, and None
+    is returned.
+    """
+    rows = {
+        r.phase: r
+        for r in session.scalars(
+            select(CouncilSnapshot).where(
+                CouncilSnapshot.game_id == game_id, CouncilSnapshot.phase.in_(list(undone))
+            )
+        )
+    }
+    if not rows:
+        return None
+    row = rows.get(phase)
+    then = Council.from_json(row.council) if row is not None else Council({})
+    now = load_council(session, game_id)
+    then.characters = dict(now.characters) if now is not None else {}
+    then.announced = {(who, lead) for who, lead in then.announced if who in then.characters}
+    numbers = [a.number for a in then.agreements]
+    session.execute(
+        delete(AgreementRecord).where(
+            AgreementRecord.game_id == game_id, AgreementRecord.number.not_in(numbers)
+        )
+    )
+    for level in session.scalars(select(TrustRecord).where(TrustRecord.game_id == game_id)):
+        if (level.holder, level.other) not in then.trust.values:
+            session.delete(level)
+    for r in rows.values():
+        session.delete(r)
+    session.flush()
+    save_council(session, game_id, then)
+    return then

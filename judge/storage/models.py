@@ -1,7 +1,13 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
-from judge.storage.models_bots import AGREEMENT_STATUSES, AgreementRecord, BotSeat, TrustRecord
+from judge.storage.models_bots import (
+    AGREEMENT_STATUSES,
+    AgreementRecord,
+    BotSeat,
+    CouncilSnapshot,
+    TrustRecord,
+)
 from judge.storage.models_game import (
     DEADLINE_KINDS,
     GAME_STATUSES,
@@ -41,6 +47,7 @@ __all__ = [
     "SignonLock",
     "AGREEMENT_STATUSES",
     "AgreementRecord",
+    "CouncilSnapshot",
     "BotSeat",
     "TrustRecord",
     "DEADLINE_KINDS",

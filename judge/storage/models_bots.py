@@ -56,3 +56,17 @@ class TrustRecord(Base):
     other: Mapped[str] = mapped_column(String(16))
     value: Mapped[float] = mapped_column(Float, default=0.0)
     betrayals: Mapped[int] = mapped_column(default=0)
+
+
+class CouncilSnapshot(Base):
+    """The whole council (``Council.to_json``: ledger, trust, coalitions announced) as it stood
+    when a phase was adjudicated, before the ledger judged it: ROLLBACK to that phase puts it
+    back. One row per adjudicated turn, written and deleted with the turn."""
+
+    __tablename__ = "council_snapshot"
+    __table_args__ = (UniqueConstraint("game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str] = mapped_column(String(8))
+    council: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

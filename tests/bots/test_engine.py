@@ -186,3 +186,28 @@ def test_plays_other_variants_legally(name: str) -> None:
             orders[power] = given
         position = adjudicate(position, orders, variant=v).position
     assert moved
+
+
+def test_plays_the_two_player_map_on_the_board_of_each_phase() -> None:
+    """standard-2 (seed 001): Italy is neutral and its land closed until the lot is drawn
+    (before W1914A); the bot's orders are legal on the closed board, and its search plays the
+    phases after the lot without being told whom Italy joined."""
+    from judge.adjudicator.catalog import variant
+    from judge.adjudicator.outcomes import Options
+
+    v = variant("standard-2")
+    position = v.initial_position()
+    rng = random.Random(5)
+    count = 0
+    while position.phase.year <= 1915:
+        joins = "FRANCE" if v.lot_drawn(position.phase) else None
+        board = v.rules_at(position.phase, "FRANCE").board
+        orders = {}
+        for power in v.active_powers(position.phase, "FRANCE"):
+            given = bot_orders(position, power, rng, "aggressive", v)
+            for order in given:
+                count += 1
+                assert not isinstance(normalize(position, power, order, board), Refusal), order
+            orders[power] = given
+        position = adjudicate(position, orders, Options(joins=joins), variant=v).position
+    assert count > 50 and position.phase.year == 1916

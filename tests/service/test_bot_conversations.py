@@ -65,6 +65,10 @@ def _solo(db: Database, lang: str, name: str = "solo") -> Harness:
     return h
 
 
+def games_options(h: Harness, name: str) -> dict[str, Any]:
+    return dict(h.game(name).options or {})
+
+
 def _rows(db: Database, model: Any, name: str = "solo") -> list[Any]:
     with db.session() as s:
         game = gamerepo.game_by_name(s, name)
@@ -117,6 +121,51 @@ def test_the_ledger_judges_after_the_phase(db: Database, lang: str) -> None:
     assert value < 0 and betrayals == 1
     war = [m for m in sent if m.kind == "bulletin" and m.to == GM and "S1901M" not in m.subject]
     check_golden(f"bots_war.{lang}.txt", war[0].body if war else "")
+
+
+def test_rollback_restores_the_ledger_and_trust(db: Database) -> None:
+    """Point 4 with the GM's ROLLBACK: France breaks its peace with England in S1901M and
+    signs a neutral zone with Germany in F1901M; ROLLBACK S1901M puts the ledger and trust
+    back as they stood when S1901M was adjudicated (the peace active and unbroken, England's
+    trust untouched, the F1901M deal gone), in the ROLLBACK's transaction. Played again with
+    the peace kept, trust rises instead."""
+    from judge.storage.models_bots import CouncilSnapshot
+
+    h = _solo(db, "en")
+    before = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    h.reply(GM, "SIGNON FRANCE solo gmpass\nPROPOSE ENGLAND PEACE")
+    with db.session() as s:  # France's fleet stands in the Channel already
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        position["units"] = {p: ["F ENG" if u == "F BRE" else u for u in us]
+                             for p, us in position["units"].items()}
+        game.position = position
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nF ENG - LON\nA PAR H\nA MAR H")
+    assert h.game("solo").phase == "F1901M"
+    peace = next(a for a in _rows(db, Agreement) if a.number == 1)
+    assert (peace.status, peace.broken_by) == ("broken", HUMAN)
+    betrayed = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert betrayed[("ENGLAND", HUMAN)][1] == 1
+    h.reply(GM, "SIGNON FRANCE solo gmpass\nPROPOSE GERMANY DMZ BUR")
+    assert any(a.proposer == HUMAN and a.kind == "dmz" for a in _rows(db, Agreement))
+    assert {r.phase for r in _rows(db, CouncilSnapshot)} == {"S1901M"}
+
+    reply = h.reply(GM, "SIGNON GM solo gmpass\nROLLBACK S1901M")
+    assert h.game("solo").phase == "S1901M", reply
+    rows = _rows(db, Agreement)
+    assert {(a.status, a.broken_by) for a in rows if a.number == 1} == {("active", None)}
+    # F1901M's deal is undone (the computer powers' own S1901M proposals are made again)
+    assert not any(a.proposer == HUMAN and a.kind == "dmz" for a in rows)
+    restored = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert restored == before
+    assert _rows(db, CouncilSnapshot) == []
+
+    # played again, the peace kept: England's trust in France rises instead
+    h.mail(GM, "SIGNON FRANCE solo gmpass\nF ENG H\nA PAR H\nA MAR H")
+    assert h.game("solo").phase == "F1901M"
+    kept = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
+    assert kept[("ENGLAND", HUMAN)][0] > 0 and kept[("ENGLAND", HUMAN)][1] == 0
 
 
 def test_gm_seats_the_computer_in_an_abandoned_seat(db: Database) -> None:
@@ -363,3 +412,52 @@ def test_set_wait_holds_the_solo_phase_until_nowait(db: Database) -> None:
     assert h.game("solo").phase == "S1901M"  # the player said he has more to send
     h.mail(GM, "SIGNON FRANCE solo gmpass\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nSET NOWAIT")
     assert h.game("solo").phase == "F1901M"
+
+
+def test_solo_games_only_on_maps_of_one_power_per_seat(db: Database) -> None:
+    """The fewer-player maps: standard-6 (Italy neutral) is played against five computer
+    powers; standard-3 (seats of two and three powers) is refused, whichever option comes
+    first, and so is a neutral power as the player's."""
+    h = Harness(db)
+    refused = h.reply(GM, "CREATE trio gmpass\nVARIANT standard-3\nBOTS FRANCE")
+    assert "standard-3" in refused and games_options(h, "trio").get("bots") is None
+    h.reply(GM, "CREATE trio2 gmpass\nBOTS FRANCE\nVARIANT standard-3")
+    assert (h.game("trio2").variant or "standard") == "standard"
+    h.reply(GM, "CREATE sei gmpass\nVARIANT standard-6\nBOTS ITALY")
+    assert games_options(h, "sei").get("bots") is None
+    h.mail(GM, "SIGNON GM sei gmpass\nBOTS FRANCE\nSTART")
+    assert h.game("sei").status == "active"
+    machines = {r.power for r in _rows(db, BotSeat, "sei")}
+    assert machines == {"AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"}
+    given = {r.power for r in _rows(db, OrderSet, "sei") if r.orders}
+    assert given == machines  # Italy is neutral: nobody orders for it
+
+
+@pytest.mark.parametrize("lang", ["it", "fr"])
+def test_a_coalition_against_the_leading_player_is_announced(db: Database, lang: str) -> None:
+    """Point 4: France leads by a clear margin (10 centres, the next 4): after the phase every
+    computer power tells everyone, in the game's language, that it joins the coalition against
+    France (once), and France's proposals are refused from then on."""
+    h = _solo(db, lang)
+    w = WORDS[lang]
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        centres = dict(position["centers"])
+        centres[HUMAN] = [*centres[HUMAN], "BEL", "HOL", "SPA", "POR", "TUN", "DEN", "SWE"]
+        position["centers"] = centres
+        game.position = position
+    sent = h.mail(GM, f"{w['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert h.game("solo").phase == "F1901M"
+    word = {"it": "coalizione contro la Francia", "fr": "coalition contre la France"}[lang]
+    news = [m for m in sent if m.to == GM and word in m.body]
+    assert len(news) == 6, [m.subject for m in sent]  # one from each computer power
+    announced = {r.power: r.announced for r in _rows(db, BotSeat)}
+    assert all(v == [HUMAN] for v in announced.values())
+    reply = h.reply(GM, f"{w['signon']} FRANCE solo gmpass\n{TALKS[lang][0]}")
+    peace = max(_rows(db, Agreement), key=lambda a: a.number)
+    assert (peace.proposer, peace.status) == (HUMAN, "refused"), reply
+    later = h.mail(GM, f"{w['signon']} FRANCE solo gmpass\nA PAR H\nA MAR H\nF BRE H")
+    assert h.game("solo").phase != "F1901M"
+    assert not [m for m in later if word in m.body]  # said once

@@ -67,3 +67,45 @@ def test_ledger_migration_down_and_up(db_url: str) -> None:
     db.migrate()
     assert ours <= set(inspect(db.engine).get_table_names())
     db.dispose()
+
+
+def test_snapshots_put_the_ledger_back_for_a_rollback(db: Database) -> None:
+    from judge.storage.botrepo import restore_snapshot, save_snapshot
+    from judge.storage.models import CouncilSnapshot
+
+    council = Council({"FRANCE": "loyal"})
+    council.propose(Proposal(Kind.PEACE, "ENGLAND", "FRANCE"), "S1901M")
+    council.agreements[0].status = Status.ACTIVE
+    council.trust.values[("FRANCE", "ENGLAND")] = 0.1
+    with db.session() as s:
+        game = Game(name="solo", created=NOW)
+        s.add(game)
+        s.flush()
+        game_id = game.id
+        save_council(s, game_id, council)
+        spring = council.to_json()
+        save_snapshot(s, game_id, "S1901M", council)  # before S1901M's verdicts
+        apply_verdicts(council.agreements, [Verdict(1, False, "ENGLAND", "F ENG - BRE")])
+        council.trust.values[("FRANCE", "ENGLAND")] = -0.4
+        council.trust.betrayals[("FRANCE", "ENGLAND")] = 1
+        council.trust.values[("FRANCE", "GERMANY")] = 0.2
+        council.propose(Proposal(Kind.DMZ, "GERMANY", "FRANCE", zone="BUR"), "F1901M")
+        council.announced.add(("FRANCE", "ENGLAND"))
+        save_council(s, game_id, council)
+        save_snapshot(s, game_id, "F1901M", council)
+    with db.session() as s:
+        assert restore_snapshot(s, game_id, "S1901M", ["S1901M", "F1901M"]) is not None
+    with db.session() as s:
+        again = load_council(s, game_id)
+        assert again is not None and again.to_json() == spring
+        assert list(s.scalars(select(CouncilSnapshot))) == []
+        # nothing kept for these phases: nothing changed
+        assert restore_snapshot(s, game_id, "S1901M", ["S1901M"]) is None
+        # a snapshot of a later phase only: the game had no council yet at S1901M
+        save_snapshot(s, game_id, "F1901M", again)
+        emptied = restore_snapshot(s, game_id, "S1901M", ["S1901M", "F1901M"])
+        assert emptied is not None and emptied.agreements == [] and not emptied.trust.values
+    with db.session() as s:
+        last = load_council(s, game_id)
+        assert last is not None and last.characters == {"FRANCE": "loyal"}
+        assert last.agreements == [] and not last.trust.values

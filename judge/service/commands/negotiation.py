@@ -70,7 +70,7 @@ def propose_command(s: MailSession, cmd: Command) -> None:
                         to_powers=[deal.partner], grey=False, body=render(deal, lang),
                         created=s.now))
     if machine:
-        letters = council.answer_pending(games.load_position(game))
+        letters = council.answer_pending(games.load_position(game), games.game_variant(game))
         for letter in letters:
             if letter.to == (sender,):
                 s.say(Done.NEGOTIATION, text=render_letter(letter, lang))

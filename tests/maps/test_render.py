@@ -141,3 +141,22 @@ def test_map_attachment_is_a_png_for_outbound_mail() -> None:
     assert att["mime"] == "image/png"
     assert att["filename"] == "my_game_1-S1901M.png"
     assert base64.b64decode(att["data_b64"]).startswith(b"\x89PNG")
+
+
+def test_the_svg_carries_the_play_pages_contract() -> None:
+    """What the play page's script relies on (agreed with the map's real-geography drawing):
+    the variant on the root, a data-province shape per province with its unit anchor, a
+    data-coast element per split coast, data-unit/data-power on each unit, arrows in .orders."""
+    import re
+
+    from judge.maps.svg import render_svg
+
+    svg = render_svg({"phase": "S1901M", "units": {"RUSSIA": ["F STP/SC", "A MOS"]},
+                      "orders": {"RUSSIA": ["A MOS - UKR"]}})
+    assert re.search(r'<svg [^>]*viewBox="[^"]+"[^>]*data-variant="standard"', svg)
+    provinces = set(re.findall(r'data-province="([A-Z]{3})" data-x="[\d.]+" data-y="[\d.]+"', svg))
+    assert len(provinces) == 75 and "SWI" not in provinces and {"STP", "NTH", "MOS"} <= provinces
+    coasts = re.findall(r'data-coast="([A-Z]{3}/[NSE]C)" data-x="[\d.]+" data-y="[\d.]+"', svg)
+    assert sorted(coasts) == ["BUL/EC", "BUL/SC", "SPA/NC", "SPA/SC", "STP/NC", "STP/SC"]
+    assert '<g class="unit" data-unit="F STP/SC" data-power="RUSSIA">' in svg
+    assert re.search(r'<g class="orders"[^>]*><path class="order move"', svg)

@@ -28,8 +28,8 @@ from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import SupportHold
 from judge.adjudicator.possible import random_orders
 from judge.app import AppContext, serve
-from judge.archive.server import run as run_archive
 from judge.demo.relay import CaptureRelay
+from judge.play.serving import run as run_archive
 from judge.rules.due import needs_orders
 from judge.service import wakeups
 from judge.service.confirm import token_in_subject

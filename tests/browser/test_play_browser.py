@@ -1,0 +1,197 @@
+"""Headless Chromium plays the solo game in the browser (issue 15): Spring and Fall 1901 by
+clicks, a convoy filled in by the page, the results on the map, a build in Winter; a proposal
+and its answer in the inbox and the ledger. Screenshots at desktop and phone width are kept as
+review artefacts (``artifacts/play/``, git-ignored; also in the test's tmp dir), never compared."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.archive.server import bound_port, make_server
+from judge.archive.webapp import ArchiveApp
+from judge.play.webplay import PlayApp
+from judge.settings import Settings
+from tests.archive.played import fresh_db
+from tests.browser.test_archive_browser import browser  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.services
+
+SEED = 1901
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "play"
+
+
+@pytest.fixture()
+def play_url(tmp_path: Path) -> Iterator[str]:
+    db = fresh_db(str(tmp_path / "play.db"))
+    # a fixed seed: the computer powers' orders are the same at every run
+    server = make_server(PlayApp(db, Settings(), ArchiveApp(db), seed=SEED), "127.0.0.1", 0)
+    ready = threading.Event()
+    port: list[int] = []
+
+    def serve() -> None:
+        async def main() -> None:
+            task = asyncio.create_task(server.serve())
+            while not server.started and not task.done():
+                await asyncio.sleep(0.02)
+            port.append(bound_port(server))
+            ready.set()
+            await task
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(30), "web server did not start"
+    yield f"http://127.0.0.1:{port[0]}"
+    server.should_exit = True
+    thread.join(30)
+    db.dispose()
+
+
+def _shot(page: Any, tmp_path: Path, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(tmp_path / name), full_page=True)
+    shutil.copy(tmp_path / name, ARTIFACTS / name)
+
+
+def _click_unit(page: Any, unit: str) -> None:
+    page.locator(f'#board g.unit[data-unit="{unit}"]').click()
+
+
+def _click_province(page: Any, code: str) -> None:
+    # the province's shape, away from the unit drawn on its anchor: its first polygon's centre
+    page.locator(f'#board [data-province="{code}"] polygon').first.click(force=True)
+
+
+def _draft(page: Any) -> list[str]:
+    page.wait_for_function("document.querySelector('#hint').textContent.indexOf('...') < 0")
+    return [li.get_attribute("data-order") or li.inner_text()
+            for li in page.locator("#draft li").all()]
+
+
+def _wait_draft(page: Any, order: str) -> None:
+    page.wait_for_selector(f'#draft li[data-order="{order}"]')
+
+
+def test_play_1901_by_clicks(play_url: str, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(play_url + "/play?lang=en")
+    page.select_option("#power", "ENGLAND")
+    page.get_by_role("button", name="Start a game").click()
+    page.wait_for_url(re.compile(r"/play/solo-[0-9a-f]+/[A-Za-z0-9_-]{30,}$"))
+    secret_url = page.url
+    name = secret_url.split("/")[-2]
+    assert "Spring 1901" in page.locator("h1").inner_text()
+
+    # Spring 1901: three moves by clicks
+    _click_unit(page, "F LON")
+    _click_province(page, "NTH")
+    _wait_draft(page, "F LON - NTH")
+    _click_unit(page, "F EDI")
+    _click_province(page, "NWG")
+    _wait_draft(page, "F EDI - NWG")
+    _click_unit(page, "A LVP")
+    _click_province(page, "YOR")
+    _wait_draft(page, "A LVP - YOR")
+    # the orders are drawn on the map as they are given
+    assert page.locator("#board g.orders.draft line").count() == 3
+    _shot(page, tmp_path, "spring-orders-desktop.png")
+    page.get_by_role("button", name="Submit orders").click()
+    page.wait_for_url("**#results")
+    assert "Fall 1901" in page.locator("h1").inner_text()
+    results = page.locator("table.results").inner_text()
+    assert "F LON - NTH" in results and "A LVP - YOR" in results
+    assert page.locator("#results svg g.orders path").count() > 3  # drawn on the results map
+
+    # Fall 1901: the army to Norway over the North Sea: the page fills in the fleet's convoy;
+    # the Norwegian Sea's fleet supports the landing (the support chosen from the menu)
+    _click_unit(page, "A YOR")
+    _click_province(page, "NWY")
+    _wait_draft(page, "F NTH C A YOR - NWY")
+    assert "A YOR - NWY" in _draft(page)
+    _click_unit(page, "F NWG")
+    page.locator('#menu button[data-action="support"]').click()
+    _click_province(page, "YOR")
+    _click_province(page, "NWY")
+    _wait_draft(page, "F NWG S A YOR - NWY")
+    assert page.locator("#draft li.refused").count() == 0
+    assert page.locator("#board g.orders.draft line").count() == 3
+    _shot(page, tmp_path, "fall-orders-desktop.png")
+    page.get_by_role("button", name="Submit orders").click()
+    page.wait_for_url("**#results")
+    results = page.locator("table.results").inner_text()
+    assert re.search(r"F NTH C A YOR - NWY\s+succeeds", results), results
+    assert re.search(r"A YOR - NWY\s+succeeds", results), results
+    assert "Winter 1901" in page.locator("h1").inner_text()
+    _shot(page, tmp_path, "fall-results-desktop.png")
+
+    # Winter 1901: Norway makes four centres for three units: a fleet built in London
+    _click_province(page, "LON")
+    page.locator('#options button[data-order="F LON B"]').click()
+    _wait_draft(page, "F LON B")
+    page.get_by_role("button", name="Submit orders").click()
+    page.wait_for_url("**#results")
+    assert "Spring 1902" in page.locator("h1").inner_text()
+    assert page.locator('#board g.unit[data-unit="F LON"][data-power="ENGLAND"]').count() == 1
+
+    # negotiation: peace offered to France, the answer in the inbox, the promise in the ledger
+    page.select_option("#partner", "FRANCE")
+    page.select_option("#kind", "peace")
+    page.get_by_role("button", name="Propose").click()
+    page.wait_for_url("**#inbox")
+    inbox = page.locator("#inbox").inner_text()
+    assert re.search(r"France\s*:\s*France (accepts|refuses) your proposal", inbox), inbox
+    ledger = page.locator("#ledger").inner_text()
+    assert "PROPOSE FRANCE PEACE" in ledger
+    assert re.search(r"(promised|refused)", ledger)
+    _shot(page, tmp_path, "spring-1902-desktop.png")
+    assert not errors, errors
+
+    # the archive shows the game like any other, never its key
+    key = secret_url.split("/")[-1]
+    page.goto(f"{play_url}/games/{name}")
+    assert key not in page.content()
+    page.goto(f"{play_url}/games/{name}/F1901M")
+    assert "A YOR - NWY" in page.locator("table.orders").inner_text()
+    assert key not in page.content()
+
+    # phone width: the same page, one column, no horizontal scroll
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                             has_touch=True)
+    phone.goto(secret_url)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, width
+    _shot(phone, tmp_path, "spring-1902-phone.png")
+
+
+def test_orders_by_keyboard_and_typed(play_url: str, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(play_url + "/play?lang=fr")
+    page.select_option("#power", "FRANCE")
+    page.locator("form button.primary").click()
+    page.wait_for_url(re.compile(r"/play/solo-"))
+    # a unit reached with the keyboard, then a province
+    page.locator('#board g.unit[data-unit="A PAR"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('#board [data-province="BUR"]').focus()
+    page.keyboard.press("Enter")
+    _wait_draft(page, "A PAR - BUR")
+    # typed in French notation, checked by the judge: the reason in the page's language
+    page.fill("#orders", "A PAR - BOU\nF BRE - MAN\nA MAR - XYZ")
+    page.locator("#check").click()
+    _wait_draft(page, "F BRE - ENG")
+    refused = page.locator("#draft li.refused").inner_text()
+    assert "XYZ" in refused and "inconnue" in refused, refused
+    # a coast asked for only where the rules need one: a fleet that reaches both of Spain's
+    page.fill("#orders", "")
+    _shot(page, tmp_path, "spring-orders-keyboard-fr.png")

@@ -174,24 +174,54 @@ def test_play_1901_by_clicks(play_url: str, browser: Any, tmp_path: Path) -> Non
     _shot(phone, tmp_path, "spring-1902-phone.png")
 
 
-def test_orders_by_keyboard_and_typed(play_url: str, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_orders_by_keyboard_typed_and_a_coast(play_url: str, browser: Any,  # noqa: F811
+                                               tmp_path: Path) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(play_url + "/play?lang=fr")
     page.select_option("#power", "FRANCE")
     page.locator("form button.primary").click()
     page.wait_for_url(re.compile(r"/play/solo-"))
-    # a unit reached with the keyboard, then a province
+    assert "Printemps 1901" in page.locator("h1").inner_text()
+    # a unit reached with the keyboard, then a province (in the tab order once a unit is chosen)
     page.locator('#board g.unit[data-unit="A PAR"]').focus()
     page.keyboard.press("Enter")
+    assert page.locator('#board [data-province="BUR"]').get_attribute("tabindex") == "0"
     page.locator('#board [data-province="BUR"]').focus()
     page.keyboard.press("Enter")
     _wait_draft(page, "A PAR - BUR")
-    # typed in French notation, checked by the judge: the reason in the page's language
-    page.fill("#orders", "A PAR - BOU\nF BRE - MAN\nA MAR - XYZ")
+    # typed in French notation and read by the judge: the refusal in the page's language
+    page.fill("#orders", "A PAR - BOU\nF BRE - ATL\nA TOU - XYZ")
     page.locator("#check").click()
-    _wait_draft(page, "F BRE - ENG")
+    _wait_draft(page, "F BRE - MAO")
     refused = page.locator("#draft li.refused").inner_text()
-    assert "XYZ" in refused and "inconnue" in refused, refused
-    # a coast asked for only where the rules need one: a fleet that reaches both of Spain's
-    page.fill("#orders", "")
-    _shot(page, tmp_path, "spring-orders-keyboard-fr.png")
+    assert "XYZ" in refused.upper() and "inconnue" in refused, refused
+    page.get_by_role("button", name="Envoyer les ordres").click()
+    assert "nothing" not in page.content()
+    assert page.locator(".problem").count() == 1  # refused: nothing sent, the lines kept
+    assert "A TOU - XYZ" in page.locator("#orders").input_value()
+    page.fill("#orders", "A PAR - BOU\nF BRE - ATL\nA TOU H")
+    page.get_by_role("button", name="Envoyer les ordres").click()
+    page.wait_for_url("**#results")
+    assert "Automne 1901" in page.locator("h1").inner_text()
+    # a fleet that reaches both of Spain's coasts: the page asks which
+    _click_unit(page, "F MAO")
+    _click_province(page, "SPA")
+    choices = page.locator("#options button")
+    assert sorted(b.get_attribute("data-order") for b in choices.all()) == [
+        "F MAO - SPA/NC", "F MAO - SPA/SC"]
+    page.locator('#options button[data-order="F MAO - SPA/SC"]').click()
+    _wait_draft(page, "F MAO - SPA/SC")
+    # an army moving by land asks for no coast
+    _click_unit(page, "A BUR")
+    _click_province(page, "BEL")
+    _wait_draft(page, "A BUR - BEL")
+    _shot(page, tmp_path, "fall-orders-coast-fr.png")
+    assert not errors, errors
+
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
+                             has_touch=True)
+    phone.goto(page.url.split("#")[0])
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 400
+    _shot(phone, tmp_path, "fall-orders-phone-fr.png")

@@ -19,6 +19,8 @@ from judge.archive.server import bound_port, make_server
 from judge.archive.webapp import ArchiveApp
 from judge.play.webplay import PlayApp
 from judge.settings import Settings
+from judge.storage import Database
+from judge.storage.gamerepo import game_by_name
 from tests.archive.played import fresh_db
 from tests.browser.test_archive_browser import browser  # noqa: F401 - the fixture
 
@@ -29,8 +31,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "play"
 
 
 @pytest.fixture()
-def play_url(tmp_path: Path) -> Iterator[str]:
+def play_db(tmp_path: Path) -> Iterator[Database]:
     db = fresh_db(str(tmp_path / "play.db"))
+    yield db
+    db.dispose()
+
+
+@pytest.fixture()
+def play_url(play_db: Database) -> Iterator[str]:
+    db = play_db
     # a fixed seed: the computer powers' orders are the same at every run
     server = make_server(PlayApp(db, Settings(), ArchiveApp(db), seed=SEED), "127.0.0.1", 0)
     ready = threading.Event()
@@ -53,7 +62,6 @@ def play_url(tmp_path: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{port[0]}"
     server.should_exit = True
     thread.join(30)
-    db.dispose()
 
 
 def _shot(page: Any, tmp_path: Path, name: str) -> None:
@@ -225,3 +233,38 @@ def test_orders_by_keyboard_typed_and_a_coast(play_url: str, browser: Any,  # no
     phone.goto(page.url.split("#")[0])
     assert phone.evaluate("document.documentElement.scrollWidth") <= 400
     _shot(phone, tmp_path, "fall-orders-phone-fr.png")
+
+
+def test_a_retreat_by_clicks(play_url: str, play_db: Database, browser: Any,  # noqa: F811
+                             tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(play_url + "/play?lang=it")
+    page.select_option("#power", "ENGLAND")
+    page.locator("form button.primary").click()
+    page.wait_for_url(re.compile(r"/play/solo-"))
+    name = page.url.split("/")[-2]
+    # the game put in a retreat phase where England's army in Liverpool was dislodged
+    with play_db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None
+        position = dict(game.position)
+        units = {p: [u for u in us if u != "A LVP"] for p, us in position["units"].items()}
+        units["FRANCE"] = [*units["FRANCE"], "A LVP"]
+        position.update(phase="S1901R", units=units,
+                        dislodged={"ENGLAND": {"A LVP": ["CLY", "YOR"]}})
+        game.position = position
+        game.phase = "S1901R"
+    page.reload()
+    assert "Primavera 1901" in page.locator("h1").inner_text()
+    retreating = page.locator('#board g.unit[data-unit="A LVP"][data-dislodged]')
+    assert retreating.count() == 1
+    retreating.click()
+    assert page.locator('#menu button[data-action="retreat"]').is_visible()
+    assert page.locator('#menu button[data-action="support"]').is_hidden()
+    _click_province(page, "YOR")
+    _wait_draft(page, "A LVP R YOR")
+    _shot(page, tmp_path, "retreat-orders-it.png")
+    page.locator("#submit").click()
+    page.wait_for_url("**#results")
+    assert "Autunno 1901" in page.locator("h1").inner_text()
+    assert page.locator('#board g.unit[data-unit="A YOR"][data-power="ENGLAND"]').count() == 1

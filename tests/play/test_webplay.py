@@ -82,6 +82,7 @@ def test_the_secret_url_is_the_only_key(db: Database) -> None:
     for path in ("/", "/index.json", f"/games/{name}", f"/games/{name}.json"):
         status, _, body = call(app, path)
         assert status == 200 and name.encode() in body and key.encode() not in body, path
+        assert b"web-" not in body, path  # nor the player's account (it has no address)
 
 
 def test_forms_are_protected_and_bounded(db: Database) -> None:

@@ -1,7 +1,7 @@
 // The play page's script (issue 15): plain JavaScript, no build step, no framework.
 // It relies only on the map's SVG contract: [data-province] shapes and [data-coast] elements
-// with data-x/data-y anchors, units as g.unit[data-unit][data-power] (data-dislodged for a
-// unit waiting to retreat), order arrows in g.orders. The server reads and checks the orders
+// with data-x/data-y anchors, units as g.unit[data-unit][data-power], order arrows in
+// g.orders. The server reads and checks the orders
 // (POST .../check); this script only offers the legal ones and draws them.
 (function () {
   "use strict";
@@ -232,8 +232,9 @@
 
   // -- wiring: units and provinces are focusable; Enter or Space acts as a click
   svg.querySelectorAll("g.unit").forEach(function (g) {
-    var own = g.getAttribute("data-power") === data.power &&
-              (kind !== "R" || g.hasAttribute("data-dislodged"));
+    // the player's units that have an order to give now (in a retreat phase: the dislodged
+    // ones, drawn beside the unit that took their province)
+    var own = g.getAttribute("data-power") === data.power && choicesFor(locOfUnit(g)).length > 0;
     if (!own) { return; }
     g.classList.add("mine");
     g.setAttribute("tabindex", "0");

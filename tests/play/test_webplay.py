@@ -161,6 +161,18 @@ def test_negotiation_from_the_page(db: Database) -> None:
     assert re.search(r"France (accepts|refuses) your proposal \d+: PROPOSE FRANCE PEACE", text)
     ledger = text[text.index('id="ledger"'):]
     assert "PROPOSE FRANCE PEACE" in ledger and re.search(r"promised|refused", ledger)
+    # a computer power's own proposal, accepted from the inbox: promised in the ledger
+    waiting = re.search(r'name="number" value="(\d+)"', text)
+    assert waiting, "the computer powers propose in Spring 1901 (seed 1901)"
+    number = waiting.group(1)
+    status, headers, _ = call(app, base + "/answer", "POST",
+                              {"number": number, "accept": "yes", "token": game_token(key)})
+    assert status == 303
+    _, _, page = call(app, base)
+    row = re.search(rf"<tr><td>{number}</td>.*?</tr>", page.decode(), re.S)
+    assert row and "promised" in row.group(0), row
+    assert call(app, base + "/answer", "POST", {"number": number, "accept": "no",
+                                               "token": game_token(key)})[0] == 200
 
 
 def test_an_army_over_sea_gets_the_shortest_chain_of_own_fleets() -> None:

@@ -258,20 +258,13 @@ def propose(session: Session, game: Game, line: str, now: datetime,
     if seat is None or seat.status in ("eliminated", "vacant") or \
             deal.partner not in council.characters:
         return Negotiated(problem="not_in_game")
-    agreement = council.propose(deal, game.phase)
-    lang = game.language
-    session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
-                      to_powers=[deal.partner], grey=False, body=render(deal, lang),
-                      created=now))
-    letters = council.answer_pending(games.load_position(game))
+    agreement, answers = computer.offer(session, game, council, deal, now, settings,
+                                        machine=True)
     botrepo.save_council(session, game.id, council)
-    for letter in letters:
-        if letter.to == (sender,):
-            session.add(Press(game_id=game.id, phase=game.phase, from_power=letter.sender,
-                              to_powers=[sender], grey=False,
-                              body=render_letter(letter, lang), created=now))
-    computer.send_letters(session, game, now, settings,
-                          [letter for letter in letters if letter.to != (sender,)])
+    for letter in answers:  # the page has no reply: its inbox shows the answer
+        session.add(Press(game_id=game.id, phase=game.phase, from_power=letter.sender,
+                          to_powers=[sender], grey=False,
+                          body=render_letter(letter, game.language), created=now))
     return Negotiated(number=agreement.number)
 
 

@@ -3,7 +3,7 @@
 Start: migrate the database to head, open the LMTP/SMTP listeners, start the IMAP poller (if
 configured), the inbox drain, the outbox sender and the extra components. Extra components are
 ``async def run(app: AppContext) -> None`` callables; by default ``judge.scheduler.run`` and
-``judge.archive.server.run`` are used when those modules exist. A component should return when
+``judge.play.serving.run`` (the play page in front of the archive) are used when those modules exist. A component should return when
 ``app.stopping`` is set (it is cancelled after a grace period otherwise), and call
 ``app.wake_outbox()`` after committing outbox rows so they leave at once.
 
@@ -34,7 +34,7 @@ from judge.storage import Database
 
 log = logging.getLogger(__name__)
 
-DEFAULT_COMPONENTS = ("judge.scheduler:run", "judge.archive.server:run")
+DEFAULT_COMPONENTS = ("judge.scheduler:run", "judge.play.serving:run")
 
 
 def utcnow() -> datetime:

@@ -128,6 +128,10 @@ class Settings:
     web_port: int = setting(
         8080, "The web archive: port and bind address (0.0.0.0 in a container).")
     web_host: str = setting("127.0.0.1", "")
+    web_games_per_client_per_hour: int = setting(
+        5, "The play page: solo games one client (IP address) may start in an hour; "
+        "web_games_per_hour for all clients together (0: the page starts none).")
+    web_games_per_hour: int = setting(60, "")
     log_level: str = setting("INFO", "DEBUG | INFO | WARNING | ERROR (any case).")
     log_repeats_per_minute: int = setting(
         10, "Log lines of one message template per minute, warnings and up; 0: no limit.")

@@ -6,12 +6,14 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import TYPE_CHECKING
 
 import uvicorn
 
-from judge.archive.webapp import ArchiveApp
+from judge.archive.webapp import ArchiveApp, Receive, Scope, Send
+
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 if TYPE_CHECKING:
     from judge.app import AppContext
@@ -31,7 +33,7 @@ class _QuietServer(uvicorn.Server):
         yield
 
 
-def make_server(app: ArchiveApp, host: str, port: int, max_connections: int = 0,
+def make_server(app: ASGIApp, host: str, port: int, max_connections: int = 0,
                 idle_seconds: float = 5.0) -> uvicorn.Server:
     """``max_connections``: beyond this many open connections (and requests in hand)
     uvicorn answers 503 (0: no cap); ``idle_seconds``: an idle keep-alive connection is
@@ -53,9 +55,16 @@ def bound_port(server: uvicorn.Server) -> int:
 
 
 async def run(ctx: AppContext) -> None:
-    """Serve until ``ctx.stopping`` is set; records the bound port as ``ctx.ports['web']``."""
+    """Serve the archive alone until ``ctx.stopping`` is set (``judge.play.serving.run``
+    serves it with the play page in front)."""
+    await serve_app(ctx, ArchiveApp(ctx.db))
+
+
+async def serve_app(ctx: AppContext, app: ASGIApp) -> None:
+    """Serve ``app`` until ``ctx.stopping`` is set; records the bound port as
+    ``ctx.ports['web']``."""
     host, port = ctx.settings.web_host, ctx.settings.web_port
-    server = make_server(ArchiveApp(ctx.db), host, port, ctx.settings.max_http_connections,
+    server = make_server(app, host, port, ctx.settings.max_http_connections,
                          ctx.settings.http_idle_seconds)
     try:
         # bound here, not by uvicorn: uvicorn answers a busy port with sys.exit(1)

@@ -28,8 +28,8 @@ from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import SupportHold
 from judge.adjudicator.possible import random_orders
 from judge.app import AppContext, serve
-from judge.archive.server import run as run_archive
 from judge.demo.relay import CaptureRelay
+from judge.play.serving import run as run_archive
 from judge.rules.due import needs_orders
 from judge.service import wakeups
 from judge.service.confirm import token_in_subject
@@ -272,6 +272,7 @@ async def run_demo(say: Say, years: int = 2, web_port: int = 8080, keep_serving:
             phases.append(await demo.play_phase())
         say(f"played {len(phases)} phases with {demo.mails_in} mails in and "
             f"{len(relay.messages)} mails out")
+        say(f"play a solo game against the computer: {url.rstrip('/')}/play")
         say(f"archive: {url}")
         result = DemoResult(url, phases, demo.mails_in, len(relay.messages))
         if keep_serving:

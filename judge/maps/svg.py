@@ -45,7 +45,7 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     board = _board(snap.variant)
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
-        f'width="{layout.width}" height="{layout.height}" '
+        f'width="{layout.width}" height="{layout.height}" data-variant={quoteattr(snap.variant)} '
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
         f'aria-label={quoteattr(_title(snap))}>',
         f"<title>{escape(_title(snap))}</title>",
@@ -121,7 +121,9 @@ def _board(variant: str) -> Board:
 
 
 def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
-    out = ['<g class="provinces">']
+    # one group per province (the shape a player clicks: data-province and the unit anchor,
+    # the contract the play page's script relies on); off-board land carries no code
+    shapes: dict[str, list[str]] = {}
     for site, polygon in layout.cells.items():
         owner = layout.owners[site]
         kind = layout.kind(owner)
@@ -136,9 +138,17 @@ def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         else:
             fill = style.LAND
         # a hairline in the fill colour hides seams between cells of one province
-        out.append(
+        shapes.setdefault(owner, []).append(
             f'<polygon points="{_fmt(polygon)}" fill="{fill}" stroke="{fill}" stroke-width="0.8"/>'
         )
+    out = ['<g class="provinces">']
+    for owner, polygons in shapes.items():
+        if owner.startswith("_") or layout.kind(owner) == "impassable":
+            out.append(f'<g class="land">{"".join(polygons)}</g>')
+            continue
+        x, y = layout.anchor(owner)
+        out.append(f'<g class="province" data-province="{escape(owner)}" data-x="{x:.1f}" '
+                   f'data-y="{y:.1f}">{"".join(polygons)}</g>')
     out.append("</g>")
     return "".join(out)
 
@@ -168,7 +178,10 @@ def _labels(layout: Layout, board: Board, lang: str) -> str:
     for code, (x, y) in sorted(layout.anchors.items()):
         label = escape(_label(code, board, lang))
         if "/" in code:
-            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80">{label}</text>')
+            # a split coast: its own element (data-coast), so a fleet's coast can be picked
+            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80" '
+                       f'class="coast" data-coast="{escape(code)}" data-x="{x:.1f}" '
+                       f'data-y="{y:.1f}">{label}</text>')
             continue
         weight = ' font-weight="bold"' if layout.kind(code) != "sea" else ' font-style="italic"'
         out.append(f'<text x="{x:.1f}" y="{y - 15:.1f}"{weight}>{label}</text>')
@@ -313,7 +326,8 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
         f'text-anchor="middle">{unit.type.value}</text>'
     )
     title = f"<title>{escape(unit.power.title())}: {escape(str(unit))}</title>"
-    return f'<g class="unit" data-power="{unit.power}"{extra}>{title}{shape}{label}</g>'
+    return (f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}'
+            f'{extra}>{title}{shape}{label}</g>')
 
 
 def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
@@ -325,7 +339,8 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
-            out.append(_unit_svg(unit, at))
+            # the unit waiting to retreat, told apart from the one now in its province
+            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"'))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))

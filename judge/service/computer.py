@@ -34,7 +34,10 @@ from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.bots.council import Council
 from judge.bots.diplomat import Letter, render_letter
+from judge.bots.ledger import Agreement
 from judge.bots.personality import PERSONALITIES, assign
+from judge.bots.proposals import Proposal
+from judge.bots.proposals import render as render_proposal
 from judge.bulletins.views import letters_view
 from judge.rules.due import needs_orders
 from judge.rules.game_end import solo_won
@@ -226,6 +229,26 @@ def advance(session: Session, game: Game, now: datetime, settings: Settings) -> 
             break
         done.append(report.phase)
     return done
+
+
+# ---------------------------------------------------------------- proposals
+
+
+def offer(session: Session, game: Game, council: Council, deal: Proposal, now: datetime,
+          settings: Settings, *, machine: bool) -> tuple[Agreement, list[Letter]]:
+    """A player's proposal recorded in the ledger (and as press); a computer power answers at
+    once. Returns the agreement and the answers addressed to the proposer (the caller says
+    them: in the mail's reply, or on the play page); letters to everyone (an alliance made
+    known) are sent here. The caller saves ``council``."""
+    agreement = council.propose(deal, game.phase)
+    session.add(Press(game_id=game.id, phase=game.phase, from_power=deal.proposer,
+                      to_powers=[deal.partner], grey=False,
+                      body=render_proposal(deal, game.language), created=now))
+    if not machine:
+        return agreement, []
+    letters = council.answer_pending(games.load_position(game), games.game_variant(game))
+    send_letters(session, game, now, settings, [letter for letter in letters if not letter.to])
+    return agreement, [letter for letter in letters if letter.to == (deal.proposer,)]
 
 
 # ---------------------------------------------------------------- letters

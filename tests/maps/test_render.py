@@ -141,3 +141,33 @@ def test_map_attachment_is_a_png_for_outbound_mail() -> None:
     assert att["mime"] == "image/png"
     assert att["filename"] == "my_game_1-S1901M.png"
     assert base64.b64decode(att["data_b64"]).startswith(b"\x89PNG")
+
+
+def test_the_svg_carries_the_play_pages_contract() -> None:
+    """What the play page's script relies on (agreed with the map's real-geography drawing, so
+    checked attribute by attribute, in any order): the variant on the root, a data-province
+    shape per province with its unit anchor, a data-coast element per split coast,
+    data-unit/data-power on each unit, the order arrows in g.orders."""
+    import re
+
+    from judge.maps.svg import render_svg
+
+    svg = render_svg({"phase": "S1901M", "units": {"RUSSIA": ["F STP/SC", "A MOS"]},
+                      "orders": {"RUSSIA": ["A MOS - UKR"]}})
+    root = re.search(r"<svg\b[^>]*>", svg)
+    assert root and "viewBox=" in root.group(0) and 'data-variant="standard"' in root.group(0)
+
+    def tags(attribute: str) -> dict[str, str]:
+        return {m.group(1): m.group(0)
+                for m in re.finditer(rf'<[^>]*\b{attribute}="([^"]+)"[^>]*>', svg)}
+
+    provinces = tags("data-province")
+    assert len(provinces) == 75 and "SWI" not in provinces and {"STP", "NTH", "MOS"} <= set(provinces)
+    coasts = tags("data-coast")
+    assert sorted(coasts) == ["BUL/EC", "BUL/SC", "SPA/NC", "SPA/SC", "STP/NC", "STP/SC"]
+    for tag in [*provinces.values(), *coasts.values()]:
+        assert re.search(r'data-x="[\d.]+"', tag) and re.search(r'data-y="[\d.]+"', tag), tag
+    units = tags("data-unit")
+    assert set(units) == {"F STP/SC", "A MOS"}
+    assert 'class="unit"' in units["F STP/SC"] and 'data-power="RUSSIA"' in units["F STP/SC"]
+    assert re.search(r'<g class="orders"[^>]*>\s*<(path|line|g|polyline)\b', svg)

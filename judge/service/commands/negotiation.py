@@ -17,7 +17,7 @@ from judge.service import computer, games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
-from judge.storage.models import Game, Press
+from judge.storage.models import Game
 
 OPEN = ("active", "paused")
 # proposals and answers one mail may make: each may mail a player and wake the computer
@@ -61,22 +61,15 @@ def propose_command(s: MailSession, cmd: Command) -> None:
     if seat is None or seat.status in ("eliminated", "vacant") or not (machine or address):
         s.say(CommandRefusal.POWER_NOT_IN_GAME, game=game.name, power=deal.partner)
         return
-    agreement = council.propose(deal, game.phase)
+    agreement, answers = computer.offer(s.session, game, council, deal, s.now, s.settings,
+                                        machine=machine)
     lang = game.language
     s.say(Done.PROPOSAL_SENT, number=agreement.number, partner=named(deal.partner, lang),
           partner_to=named(deal.partner, lang, "to"), deal=render(deal, lang),
           computer=machine)
-    s.session.add(Press(game_id=game.id, phase=game.phase, from_power=sender,
-                        to_powers=[deal.partner], grey=False, body=render(deal, lang),
-                        created=s.now))
-    if machine:
-        letters = council.answer_pending(games.load_position(game), games.game_variant(game))
-        for letter in letters:
-            if letter.to == (sender,):
-                s.say(Done.NEGOTIATION, text=render_letter(letter, lang))
-        computer.send_letters(s.session, game, s.now, s.settings,
-                              [letter for letter in letters if not letter.to])
-    elif address:
+    for letter in answers:
+        s.say(Done.NEGOTIATION, text=render_letter(letter, lang))
+    if not machine and address:
         letter = Letter("proposal", sender, (deal.partner,), deal, number=agreement.number)
         s.notify(address, game, Done.NEGOTIATION, text=render_letter(letter, lang))
     s.store.save_council(game.id, council)

@@ -78,6 +78,11 @@ def _reason(item: ParsedOrder, lang: str) -> str:
     return render_reason(item.error, _localised(item.error_params, lang), lang)
 
 
+def refusal_text(item: ParsedOrder, lang: str) -> str:
+    """Why an order line was refused, in ``lang``, as a mail reply says it (the play page)."""
+    return _reason(item, lang)
+
+
 def flush_orders(s: MailSession) -> None:
     """Store the order lines collected for the current signon, if any."""
     lines, s.pending_orders = s.pending_orders, []

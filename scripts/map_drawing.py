@@ -266,6 +266,13 @@ SEAS = {"NAO", "NWG", "BAR", "NTH", "ENG", "IRI", "MAO", "WES", "LYO", "TYS", "I
 
 # unit, coast and label anchors (lon/lat) where the computed ones are not where players look
 ANCHORS: dict[str, LonLat] = {
+    # the seas' fleets stand where the board has them, near the coasts they serve
+    "NWG": (3.0, 64.0),
+    "ION": (18.5, 36.8),
+    "NAO": (-15.0, 55.0),
+    "MAO": (-11.0, 44.5),
+    "BAR": (38.0, 71.0),
+    "EAS": (30.0, 34.2),
     "STP/NC": (38.0, 68.2),
     "STP/SC": (29.0, 60.3),
     "SPA/NC": (-5.5, 43.2),
@@ -486,9 +493,11 @@ def _place(poly: Any, near: tuple[float, float], units: Any, arrows: Any,
         x, y = near[0] + dx, near[1] + dy
         fits, value = score(x, y, rank)
         if fits:
-            return (round(x, 1), round(y, 1))
+            value += 1000
         if value > best_score:
             best, best_score = (round(x, 1), round(y, 1)), value
+    if best_score > 0:
+        return best
     # nothing fits around the unit (a narrow province): search the whole shape on a 2 px grid
     x0, y0, x1, y1 = poly.bounds
     for gx in range(int(x0), int(x1) + 1, 2):

@@ -273,6 +273,13 @@ ANCHORS: dict[str, LonLat] = {
     "MAO": (-11.0, 44.5),
     "BAR": (38.0, 71.0),
     "EAS": (30.0, 34.2),
+    # Russia's provinces run off the board's edge: their units stand near their cities
+    "MOS": (37.0, 55.2),
+    "STP": (34.0, 62.8),
+    "SEV": (38.5, 47.6),
+    "UKR": (31.5, 49.6),
+    "ARM": (41.0, 40.0),
+    "NAP": (15.4, 40.5),
     "STP/NC": (38.0, 68.2),
     "STP/SC": (29.0, 60.3),
     "SPA/NC": (-5.5, 43.2),
@@ -432,8 +439,11 @@ def build_standard(data: Path) -> dict[str, Any]:
     simple = shapely.coverage_simplify(merged, 0.9)
     out: dict[str, Any] = {}
     for name, geom in zip(names, simple, strict=True):
-        geom = shapely.set_precision(geom, 0.1, mode="pointwise")
-        out[name] = geom
+        out[name] = shapely.set_precision(geom, 0.1, mode="pointwise")
+    # the shapes must tile the frame: no gap, no overlap (a gap would be a white hole)
+    total = sum(g.area for g in out.values())
+    if abs(total - frame.area) > 0.001 * frame.area or not shapely.coverage_is_valid(list(out.values())):
+        raise SystemExit(f"the shapes do not tile the frame ({total:.0f} of {frame.area:.0f} px2)")
     return {"width": WIDTH, "height": height, "shapes": out, "scale": sc}
 
 
@@ -577,6 +587,10 @@ def pure_drawing(board: dict[str, Any]) -> dict[str, Any]:
     size, cx, cy, r_out, r_in = 600, 300.0, 300.0, 270.0, 70.0
     n = len(codes)
     out: dict[str, Any] = {}
+    # the hub the wedges meet around, drawn as land no one plays, with the wedges' own vertices
+    hub = [(cx + r_in * math.cos(-math.pi / 2 + (k / 12 - 0.5) * 2 * math.pi / n),
+            cy + r_in * math.sin(-math.pi / 2 + (k / 12 - 0.5) * 2 * math.pi / n))
+           for k in range(12 * n)]
     for i, code in enumerate(codes):
         a0 = -math.pi / 2 + (i - 0.5) * 2 * math.pi / n
         a1 = a0 + 2 * math.pi / n
@@ -598,7 +612,7 @@ def pure_drawing(board: dict[str, Any]) -> dict[str, Any]:
         "variant": board["variant"],
         "source": "an abstract ring drawn by scripts/map_drawing.py --pure; do not edit by hand",
         "width": size, "height": size, "provinces": out, "coasts": {},
-        "unplayed": {"land": _path(Point(cx, cy).buffer(r_in - 8, quad_segs=8)), "water": ""},
+        "unplayed": {"land": _path(Polygon(hub)), "water": ""},
     }
 
 

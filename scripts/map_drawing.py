@@ -496,7 +496,7 @@ def _place(poly: Any, near: tuple[float, float], units: Any, arrows: Any,
         inside = s.intersection(poly).area / s.area
         crossed = s.intersection(arrows).length
         fits = not hits_unit and overlap == 0 and inside > 0.999
-        return fits, -1000 * hits_unit - 10 * overlap - 200 * (1 - inside) - 2 * crossed - rank
+        return fits, -1000 * hits_unit - 10 * overlap - 200 * (1 - inside) - 6 * crossed - rank
 
     best, best_score = (near[0], near[1] - 22), -math.inf
     for rank, (dx, dy) in enumerate(offsets):
@@ -506,15 +506,17 @@ def _place(poly: Any, near: tuple[float, float], units: Any, arrows: Any,
             value += 1000
         if value > best_score:
             best, best_score = (round(x, 1), round(y, 1)), value
-    if best_score > 0:
-        return best
-    # nothing fits around the unit (a narrow province): search the whole shape on a 2 px grid
+    if best_score > 1000 - len(offsets):
+        return best  # one of the usual spots fits and no arrow line crosses it
+    # search the shape near the unit (or all of it, for a narrow one) on a 3 px grid
     x0, y0, x1, y1 = poly.bounds
-    for gx in range(int(x0), int(x1) + 1, 2):
-        for gy in range(int(y0), int(y1) + 1, 2):
+    x0, y0 = max(x0, near[0] - 70), max(y0, near[1] - 70)
+    x1, y1 = min(x1, near[0] + 70), min(y1, near[1] + 70)
+    for gx in range(int(x0), int(x1) + 1, 3):
+        for gy in range(int(y0), int(y1) + 1, 3):
             if not poly.contains(Point(gx, gy)):
                 continue
-            fits, value = score(gx, gy, math.dist((gx, gy), near))
+            fits, value = score(gx, gy, math.dist((gx, gy), near) / 3)
             if fits:
                 value += 1000
             if value > best_score:

@@ -171,3 +171,37 @@ def test_unplayed_lands_are_drawn() -> None:
     assert len(islands) >= 6
     edge = [r for r in layout.rings["_land"] if any(y >= layout.height for _, y in r)]
     assert edge, "no land beyond the board's southern edge"
+
+
+def crosses(p: Point, q: Point, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment p-q passes through the box (Liang-Barsky clipping)."""
+    (x0, y0, x1, y1), dx, dy = box, q[0] - p[0], q[1] - p[1]
+    t0, t1 = 0.0, 1.0
+    for d, room in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
+        if d == 0:
+            if room < 0:
+                return False
+        elif d < 0:
+            t0 = max(t0, room / d)
+        else:
+            t1 = min(t1, room / d)
+    return t0 <= t1
+
+
+def test_names_keep_off_the_arrows_lines() -> None:
+    """A move or support between two neighbours is drawn along the line joining their units;
+    names are placed off those lines. A few narrow provinces (Holland, Wales, the Heligoland
+    Bight...) have no room off every line: at most 8 of the 75 names touch one."""
+    layout, board = variant_layout("standard"), load_board("standard")
+    lines = {
+        tuple(sorted((s, t)))
+        for s, ts in [*board.army_adjacency.items(), *board.fleet_adjacency.items()]
+        for t in ts
+    }
+    crossed = [
+        code for code, at in layout.labels.items()
+        if layout.kind(code) not in UNPLAYABLE_KINDS
+        and any(crosses(layout.anchor(a), layout.anchor(b), label_box(code, board, at))
+                for a, b in lines)
+    ]
+    assert len(crossed) <= 8, crossed

@@ -3,7 +3,7 @@
 A folder holds ``variant.json`` (name in three languages, the map folder it uses, powers, first
 phase, centres to win, seats, neutral powers, closed territory, the lot) and, when it brings
 its own map, ``map.json`` (the graph, the province names in three languages) and
-``layout.json`` (the map drawing, read by ``judge.maps``). Seed 001's fewer-player games
+``drawing.json`` (the map drawing, read by ``judge.maps``). Seed 001's fewer-player games
 (``standard-6`` ... ``standard-2``) are folders with only ``variant.json`` over the standard map.
 Reading package data is no I/O in the layering's sense: it is part of the installed code.
 """

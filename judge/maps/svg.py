@@ -27,9 +27,8 @@ from judge.adjudicator.orders import (
 )
 from judge.i18n import N_, tr
 from judge.maps import style
-from judge.maps.layout import Layout, variant_layout
+from judge.maps.layout import UNPLAYED_LAND, UNPLAYED_WATER, Layout, Point, variant_layout
 from judge.maps.scene import DrawnOrder, MapSnapshot
-from judge.maps.voronoi import Point
 from judge.parsing.commands_lexicon import lexicon
 
 _SEASONS = {"S": N_("Spring"), "F": N_("Fall"), "W": N_("Winter")}
@@ -45,7 +44,8 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     board = _board(snap.variant)
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
-        f'width="{layout.width}" height="{layout.height}" data-variant={quoteattr(snap.variant)} '
+        f'data-variant={quoteattr(snap.variant)} '
+        f'width="{layout.width}" height="{layout.height}" '
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
         f'aria-label={quoteattr(_title(snap))}>',
         f"<title>{escape(_title(snap))}</title>",
@@ -55,6 +55,7 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     parts.append(_provinces(layout, snap, board))
     parts.append(_borders(layout))
     parts.append(_labels(layout, board, snap.language))
+    parts.append(_coasts(layout, board, snap.language))
     parts.append(_centres(layout, snap, board))
     parts.append(_orders(layout, snap))
     parts.append(_units(layout, snap, board.powers))
@@ -111,80 +112,106 @@ def _defs() -> str:
     return "".join(out)
 
 
-def _fmt(points: list[Point]) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-
-
 def _board(variant: str) -> Board:
     """The map of ``variant`` (its own folder's, or the one its ``variant.json`` names)."""
     return installed_variant(variant).board
 
 
 def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
-    # one group per province (the shape a player clicks: data-province and the unit anchor,
-    # the contract the play page's script relies on); off-board land carries no code
-    shapes: dict[str, list[str]] = {}
-    for site, polygon in layout.cells.items():
-        owner = layout.owners[site]
-        kind = layout.kind(owner)
+    out = ['<g class="provinces" stroke="none">']
+    for key, fill in ((UNPLAYED_WATER, style.SEA), (UNPLAYED_LAND, style.OFFBOARD)):
+        if key in layout.paths:
+            out.append(f'<path class="unplayed" d="{layout.paths[key]}" fill="{fill}"/>')
+    for code in sorted(board.provinces):
+        if code not in layout.paths:
+            continue
+        kind = layout.kind(code)
         if kind == "sea":
             fill = style.SEA
-        elif kind == "offboard":
-            fill = style.OFFBOARD
         elif kind == "impassable":
             fill = style.IMPASSABLE
-        elif board.provinces[owner].supply_center and owner in snap.centers:
-            fill = style.POWER_TINTS.get(snap.centers[owner], style.LAND)
+        elif board.provinces[code].supply_center and code in snap.centers:
+            fill = style.POWER_TINTS.get(snap.centers[code], style.LAND)
         else:
             fill = style.LAND
-        # a hairline in the fill colour hides seams between cells of one province
-        shapes.setdefault(owner, []).append(
-            f'<polygon points="{_fmt(polygon)}" fill="{fill}" stroke="{fill}" stroke-width="0.8"/>'
+        x, y = layout.anchor(code)
+        name = _name(code, board, snap.language)
+        # data-province and its unit's data-x/y: what the play page's script reads (i15play)
+        out.append(
+            f'<path class="province {kind}" data-province="{code}" data-x="{x:.1f}" '
+            f'data-y="{y:.1f}" d="{layout.paths[code]}" fill="{fill}" fill-rule="evenodd">'
+            f"<title>{escape(name)}</title></path>"
         )
-    out = ['<g class="provinces">']
-    for owner, polygons in shapes.items():
-        if owner.startswith("_") or layout.kind(owner) == "impassable":
-            out.append(f'<g class="land">{"".join(polygons)}</g>')
-            continue
-        x, y = layout.anchor(owner)
-        out.append(f'<g class="province" data-province="{escape(owner)}" data-x="{x:.1f}" '
-                   f'data-y="{y:.1f}">{"".join(polygons)}</g>')
     out.append("</g>")
     return "".join(out)
 
 
+def _name(code: str, board: Board, lang: str) -> str:
+    province = board.provinces.get(code)
+    names = province.names.get(lang) or province.names.get("en") if province else None
+    return str(names.get("name") or code) if names else code
+
+
 def _borders(layout: Layout) -> str:
-    land, coast, sea = [], [], []
-    for a, b, p, q in layout.edges:
-        seg = f"M{p[0]:.1f},{p[1]:.1f}L{q[0]:.1f},{q[1]:.1f}"
-        kinds = {layout.kind(a) == "sea", layout.kind(b) == "sea"}
-        if kinds == {True}:
-            sea.append(seg)
-        elif kinds == {False}:
-            land.append(seg)
+    land: list[str] = []
+    coast: list[str] = []
+    sea: list[str] = []
+    for pair, edges in layout.borders.items():
+        kinds = {layout.kind(o) for o in pair}
+        if "sea" in kinds and kinds & {"offboard", "land", "coast", "impassable"}:
+            target = coast
+        elif kinds == {"sea"}:
+            target = sea
+        elif UNPLAYED_WATER in pair:
+            target = coast
         else:
-            coast.append(seg)
+            target = land
+        target.append(_polylines(edges))
     return (
-        f'<path class="sea-borders" d="{"".join(sea)}" stroke="#8fb3cf" stroke-width="1" fill="none"/>'
+        f'<path class="sea-borders" d="{"".join(sea)}" stroke="#8fb3cf" stroke-width="1" '
+        'fill="none" stroke-dasharray="5 3"/>'
         f'<path class="land-borders" d="{"".join(land)}" stroke="{style.BORDER}" '
-        'stroke-width="1" fill="none"/>'
-        f'<path class="coast" d="{"".join(coast)}" stroke="{style.COAST}" stroke-width="2" '
+        'stroke-width="0.9" fill="none" stroke-linejoin="round"/>'
+        f'<path class="coast" d="{"".join(coast)}" stroke="{style.COAST}" stroke-width="1.3" '
         'fill="none" stroke-linejoin="round"/>'
     )
 
 
+def _polylines(edges: list[tuple[Point, Point]]) -> str:
+    """Path data for a border's edges, chained into as few polylines as their order allows."""
+    out: list[str] = []
+    last: Point | None = None
+    for p, q in edges:
+        if p != last:
+            out.append(f"M{p[0]:g},{p[1]:g}")
+        out.append(f"L{q[0]:g},{q[1]:g}")
+        last = q
+    return "".join(out)
+
+
 def _labels(layout: Layout, board: Board, lang: str) -> str:
     out = [f'<g class="labels" font-size="10" fill="{style.LABEL}" text-anchor="middle">']
-    for code, (x, y) in sorted(layout.anchors.items()):
-        label = escape(_label(code, board, lang))
-        if "/" in code:
-            # a split coast: its own element (data-coast), so a fleet's coast can be picked
-            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#5b6f80" '
-                       f'class="coast" data-coast="{escape(code)}" data-x="{x:.1f}" '
-                       f'data-y="{y:.1f}">{label}</text>')
+    for code in sorted(layout.labels):
+        if code not in board.provinces or layout.kind(code) == "impassable":
             continue
+        x, y = layout.labels[code]
+        label = escape(_label(code, board, lang))
         weight = ' font-weight="bold"' if layout.kind(code) != "sea" else ' font-style="italic"'
-        out.append(f'<text x="{x:.1f}" y="{y - 15:.1f}"{weight}>{label}</text>')
+        out.append(f'<text x="{x:.1f}" y="{y + 3.5:.1f}"{weight}>{label}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _coasts(layout: Layout, board: Board, lang: str) -> str:
+    """A small mark with its short name on each split coast (where a fleet there stands)."""
+    out = [f'<g class="coasts" font-size="8" fill="{style.COAST}" text-anchor="middle">']
+    for code, (x, y) in sorted(layout.coasts.items()):
+        label = escape(_label(code, board, lang))
+        out.append(
+            f'<g class="coast-mark" data-coast="{code}" data-x="{x:.1f}" data-y="{y:.1f}">'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="none" stroke="{style.COAST}" '
+            f'stroke-width="1.2"/><text x="{x:.1f}" y="{y + 11:.1f}">{label}</text></g>'
+        )
     out.append("</g>")
     return "".join(out)
 
@@ -192,18 +219,22 @@ def _labels(layout: Layout, board: Board, lang: str) -> str:
 def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     out = ['<g class="centres">']
     for centre in sorted(board.supply_centers):
-        x, y = layout.anchor(centre)
+        x, y = layout.centres.get(centre) or _offset(layout.anchor(centre))
         owner = snap.centers.get(centre)
         fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
         held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
         out.append(
-            f'<circle cx="{x + 20:.1f}" cy="{y - 18:.1f}" r="4.5" fill="{fill}" stroke="#222" '
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{fill}" stroke="#222" '
             f'stroke-width="1.2"><title>{escape(_label(centre, board, snap.language))}: '
             f"{escape(held_by)}"
             "</title></circle>"
         )
     out.append("</g>")
     return "".join(out)
+
+
+def _offset(p: Point) -> Point:
+    return (p[0] + 20, p[1] - 18)
 
 
 def _toward(p: Point, q: Point, gap: float) -> Point:
@@ -326,8 +357,10 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
         f'text-anchor="middle">{unit.type.value}</text>'
     )
     title = f"<title>{escape(unit.power.title())}: {escape(str(unit))}</title>"
-    return (f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}'
-            f'{extra}>{title}{shape}{label}</g>')
+    return (
+        f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}{extra}>'
+        f"{title}{shape}{label}</g>"
+    )
 
 
 def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:

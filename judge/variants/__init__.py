@@ -1,4 +1,4 @@
-"""Variant folders (package data only): ``<name>/variant.json``, ``map.json``, ``layout.json``.
+"""Variant folders (package data only): ``<name>/variant.json``, ``map.json``, ``drawing.json``.
 
 Read by ``judge.adjudicator.catalog`` (the rules and the map) and ``judge.maps.layout`` (the
 drawing); see the README's "Variants" section for the format.

@@ -9,6 +9,7 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.jsonio import position_to_json
 from judge.adjudicator.orders import parse_canonical
 from judge.maps import MapSnapshot, render_png, render_svg, snapshot_from_turn
+from judge.maps.layout import variant_layout
 from judge.maps.style import POWER_COLOURS
 from tests.standard_variant import STANDARD
 
@@ -126,7 +127,8 @@ def test_png_has_the_svg_size() -> None:
     png = render_png(render_svg(initial_snapshot()))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
-    assert (width, height) == (1000, 800)
+    layout = variant_layout("standard")
+    assert (width, height) == (layout.width, layout.height)
     assert len(png) > 20_000
 
 

@@ -14,9 +14,9 @@ import pytest
 
 from judge.adjudicator.geography import load_board
 from judge.adjudicator.jsonio import position_to_json
-from judge.adjudicator.position import Position
 from judge.maps import render_png, render_svg
 from judge.maps.layout import variant_layout
+from tests.standard_variant import STANDARD
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -77,7 +77,7 @@ def test_a_fleet_on_a_split_coast_stands_on_that_coast() -> None:
 
 @pytest.mark.parametrize("variant", ["standard", "pure", "standard-2"])
 def test_every_variant_renders_to_png(variant: str) -> None:
-    position = Position.initial() if variant == "standard" else None
+    position = STANDARD.initial_position() if variant == "standard" else None
     if position is not None:
         snap = {"phase": "S1901M", **position_to_json(position)}
     else:

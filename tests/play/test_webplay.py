@@ -12,7 +12,6 @@ from urllib.parse import urlencode
 
 import pytest
 
-from judge.adjudicator.position import Position
 from judge.archive.webapp import ArchiveApp
 from judge.parsing.report import parse_orders
 from judge.play.webplay import PlayApp, game_token
@@ -21,6 +20,7 @@ from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.gamerepo import game_by_name, turns
 from judge.storage.mailrepo import list_outbound
+from tests.standard_variant import STANDARD
 
 SEED = 1901
 
@@ -176,7 +176,7 @@ def test_negotiation_from_the_page(db: Database) -> None:
 
 
 def test_an_army_over_sea_gets_the_shortest_chain_of_own_fleets() -> None:
-    position = Position.from_lists(
+    position = STANDARD.position(
         "F1901M", {"ENGLAND": ["A LON", "F ENG", "F MAO", "F NTH", "F IRI"],
                    "FRANCE": ["F WES"]}, {})
     lines = ["A LON - POR", "F MAO H"]
@@ -195,7 +195,7 @@ def test_an_army_over_sea_gets_the_shortest_chain_of_own_fleets() -> None:
 
 @pytest.mark.parametrize("lang", ["it", "fr"])
 def test_the_page_writes_orders_the_games_reader_reads_back(lang: str) -> None:
-    position = Position.initial()
+    position = STANDARD.initial_position()
     from judge.adjudicator.possible import possible_orders
 
     for power in position.powers():

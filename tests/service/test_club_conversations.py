@@ -301,3 +301,24 @@ def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
                  briefing + "\n=====\n" + told[players["ENGLAND"]].subject + "\n"
                  + told[players["ENGLAND"]].body + "\n=====\n" + list_mail.subject + "\n"
                  + list_mail.body)
+
+
+
+# point 7: the second ONP of a power that keeps three centres suspends the game, and the call
+# for a replacement goes to the club's list too (seed 002: "lancia in M.L. una richiesta")
+def test_the_call_for_a_replacement_goes_to_the_club_list(db: Database) -> None:
+    h = Harness(db, settings=replace(Harness(db).settings, club_list_address=CLUB_LIST))
+    h.started_game("club", LANGUAGE["it"], lang="it")
+    _set_seat(db, "AUSTRIA", "onp1")
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        seat = playrepo.seat_by_power(s, game.id, "AUSTRIA")
+        assert seat is not None
+        seat.strikes = 1
+    sent = h.mail(GM_ADDRESS, "ACCEDI GM club gmpass\nELABORA S1901M")
+    assert h.game("club").phase == "F1901M" and h.seats("club")["AUSTRIA"].status == "abandoned"
+    to_list = [m for m in sent if m.to == CLUB_LIST]
+    assert len(to_list) == 1  # the call only, not the results bulletin
+    check_golden("club_replacement_call.it.txt", to_list[0].subject + "\n" + to_list[0].body)
+    assert "@" not in to_list[0].body.split("Variant")[1]

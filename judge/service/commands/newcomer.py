@@ -24,6 +24,8 @@ from judge.storage.models import Game, Seat
 
 def took_over(s: MailSession, game: Game, seat: Seat) -> None:
     """Announce the newcomer of ``seat`` and brief him (in the reply to his confirmation)."""
+    if game.status not in ("active", "paused") or not game.position:
+        return  # a game not started has no position, deadline or bulletin to give
     state = turn_state(game)
     searched = bool(state.get("suspended")) and state.get("replacement_for") == seat.power
     report = turns.process(s.session, game, s.now, s.settings) if searched else None

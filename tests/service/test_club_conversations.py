@@ -322,3 +322,17 @@ def test_the_call_for_a_replacement_goes_to_the_club_list(db: Database) -> None:
     assert len(to_list) == 1  # the call only, not the results bulletin
     check_golden("club_replacement_call.it.txt", to_list[0].subject + "\n" + to_list[0].body)
     assert "@" not in to_list[0].body.split("Variant")[1]
+
+
+# point 2 in a French and an English game: the short forms of those notations are read too
+SHORT_FORMS = {"fr": "A Mun - Bohe\nA Ber - Silé\nF Kie - Dane",
+               "en": "A Mun - Bohem\nA Ber - Siles\nF Kie - Denm"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_short_forms_in_french_and_english_games(db: Database, lang: str) -> None:
+    h, players = _game(db, lang)
+    germany = players["GERMANY"]
+    reply = h.reply(germany, _signon(lang, "GERMANY", germany) + SHORT_FORMS[lang])
+    check_golden(f"club_short_forms.{lang}.txt", reply)
+    assert "Refused" not in reply and "Refusé" not in reply

@@ -65,6 +65,10 @@ class Settings:
         "", "The judge's name in bulletins; empty: its address.")
     create_allowed: tuple[str, ...] = setting(
         (), "Addresses that may CREATE games (environment: comma-separated); empty: anyone.")
+    club_list_address: str = setting(
+        "", "The club's mailing list (seed 002's M.L.): the call for a replacement player and "
+        "the news that one was found also go there. Set by the judge's keeper, so it counts as "
+        "a confirmed address. Empty: no list.")
     lmtp_host: str = setting(
         "127.0.0.1",
         'LMTP listener (point the MTA\'s delivery at it, e.g. Postfix "lmtp:inet:127.0.0.1:8024").',
@@ -166,6 +170,10 @@ class Settings:
             raise ConfigError(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.max_message_bytes <= 0:
             raise ConfigError("max_message_bytes must be positive")
+        if self.club_list_address and (
+                "@" not in self.club_list_address
+                or any(c in self.club_list_address for c in " ,;<>\r\n\t\"")):
+            raise ConfigError("club_list_address must be one bare address (list@example.org)")
         if not 10 <= self.password_hash_log2_n <= 20:
             raise ConfigError("password_hash_log2_n must be between 10 and 20")
         for name in ("max_command_lines", "signon_failures_before_lock",

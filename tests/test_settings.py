@@ -111,3 +111,13 @@ def test_the_command_line_names_the_unknown_setting(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "JUDGE_LMTP_PROT" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_club_list_is_one_bare_address() -> None:
+    """It becomes a To header of the judge's mail: a list of addresses or a display name with
+    header characters is refused at start, never built into a header."""
+    assert load(environ={"JUDGE_CLUB_LIST_ADDRESS": "club@lists.example.org"}
+                ).club_list_address == "club@lists.example.org"
+    for bad in ("a@x.org, b@x.org", "Club <club@x.org>", "club", "c@x.org\r\nBcc: d@x.org"):
+        with pytest.raises(ConfigError, match="club_list_address"):
+            load(environ={"JUDGE_CLUB_LIST_ADDRESS": bad})

@@ -2,8 +2,8 @@
 
 Province names and abbreviations come from the map data file (the same table the parsers
 read), so a French bulletin writes ``NRD`` for the North Sea exactly as seed 000 does.
-Dates are formatted by hand rather than with ``locale``: the machine's installed locales
-must not change what a player reads (the day and month abbreviations are njudge's, data).
+Dates are formatted with Babel (``babel.dates``, CLDR data) rather than with ``locale``: the
+machine's installed locales must not change what a player reads.
 Season and phase names are prose, in the catalogs (judge.i18n).
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from datetime import datetime
 from zoneinfo import ZoneInfo
+
+from babel.dates import format_datetime
 
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
@@ -38,16 +40,9 @@ UNIT_NAMES: dict[str, dict[str, str]] = {
 SEASONS = {"S": N_("Spring"), "F": N_("Fall"), "W": N_("Winter")}
 PHASE_KINDS = {"M": N_("Movement"), "R": N_("Retreats"), "A": N_("Adjustments")}
 
-_DAYS = {
-    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-    "fr": ("lun", "mar", "mer", "jeu", "ven", "sam", "dim"),
-    "it": ("lun", "mar", "mer", "gio", "ven", "sab", "dom"),
-}
-_MONTHS = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "fr": ("jan", "fév", "mar", "avr", "mai", "jun", "jul", "aoû", "sep", "oct", "nov", "déc"),
-    "it": ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
-}
+# njudge's deadline shape, six fields: day month dd yyyy HH:MM:SS zone. The day and month
+# abbreviations are the locale's, from Babel's CLDR data (never the machine's installed locales)
+DEADLINE_PATTERN = "EEE MMM dd yyyy HH:mm:ss"
 
 
 def power_name(power: str, lang: str) -> str:
@@ -85,8 +80,9 @@ def place_abbr(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
 
 
 def format_deadline(when: datetime, timezone: str, lang: str) -> str:
-    """``Mon Dec 07 2026 20:00:00 CET``: njudge's shape, in the game's own time zone."""
+    """``Mon Dec 07 2026 20:00:00 CET``: njudge's shape (the ``:: Deadline:`` header line keeps
+    its six whitespace-separated fields in every language), in the game's own time zone, with
+    the language's abbreviations (``lun dic 07 2026``, ``lun. déc. 07 2026``). The zone is the
+    time zone database's abbreviation (``CET``/``CEST``), as njudge writes it."""
     local = when.astimezone(ZoneInfo(timezone))
-    day = _DAYS[lang][local.weekday()]
-    month = _MONTHS[lang][local.month - 1]
-    return f"{day} {month} {local.day:02d} {local.year} {local:%H:%M:%S} {local.tzname()}"
+    return f"{format_datetime(local, DEADLINE_PATTERN, locale=lang)} {local.tzname()}"

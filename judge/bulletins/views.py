@@ -232,11 +232,16 @@ def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
 def position_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     """Every power's units and centre count after the phase (issue 13: a player checks the
     position in the bulletin, not by replaying the orders)."""
-    centers = _centers(record.after)
-    shown = _namer(lang, record.after)
+    return standing_lines(record.after, lang)
+
+
+def standing_lines(position: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Every power's units and centre count in a position (JSON), in the language's words."""
+    centers = _centers(position)
+    shown = _namer(lang, position)
     rows = []
-    for power in _powers(record.after):
-        units = sorted(record.after.get("units", {}).get(power, []))
+    for power in _powers(position):
+        units = sorted(position.get("units", {}).get(power, []))
         if not units and not centers.get(power):
             continue
         words = []
@@ -244,8 +249,8 @@ def position_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
             kind, loc = unit.split()
             kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
             words.append(f"{kind_word} {shown(loc, lang)}")
-        rows.append({"power": power_name(power, lang), "centres": len(centers.get(power, [])),
-                     "units": words})
+        rows.append({"power": power_name(power, lang), "code": power,
+                     "centres": len(centers.get(power, [])), "units": words})
     return rows
 
 

@@ -254,7 +254,7 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
     order, power = drawn.order, drawn.power
     colour, dash = _stroke(power, drawn.succeeded)
     css = "failed" if drawn.succeeded is False else "order"
-    title = f"<title>{escape(power.title())}: {escape(drawn.text)}</title>"
+    title = f"<title>{escape(_power(power, snap.language))}: {escape(drawn.text)}</title>"
     if isinstance(order, Move):
         a, b = layout.anchor(order.location), layout.anchor(order.target)
         end = _toward(a, b, 13)
@@ -319,7 +319,8 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
         )
     if isinstance(order, Build):
         x, y = layout.anchor(order.location)
-        ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"')
+        ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"',
+                          lang=snap.language)
         return (
             f'<g class="{css} build">{title}<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>{ghost}</g>'
@@ -340,7 +341,7 @@ def _orders(layout: Layout, snap: MapSnapshot) -> str:
     return f'<g class="orders" stroke-linecap="round">{body}</g>'
 
 
-def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
+def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en") -> str:
     x, y = at
     colour = style.POWER_COLOURS.get(unit.power, "#000")
     ink = "#222" if unit.power in ("TURKEY", "FRANCE") else "#fff"
@@ -356,7 +357,7 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "") -> str:
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" fill="{ink}" '
         f'text-anchor="middle">{unit.type.value}</text>'
     )
-    title = f"<title>{escape(unit.power.title())}: {escape(str(unit))}</title>"
+    title = f"<title>{escape(_power(unit.power, lang))}: {escape(str(unit))}</title>"
     return (
         f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}{extra}>'
         f"{title}{shape}{label}</g>"
@@ -367,13 +368,13 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
     rank = {p: i for i, p in enumerate(powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        out.append(_unit_svg(unit, layout.anchor(unit.location)))
+        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
             # the unit waiting to retreat, told apart from the one now in its province
-            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"'))
+            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))

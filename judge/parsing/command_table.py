@@ -2,8 +2,9 @@
 
 A command is one ``CommandSpec`` row of ``COMMANDS`` (after Mailman 3's ``eml_*`` commands, each
 of which carries its own name, arguments and description). Its words in the three languages, the
-argument syntax shown to players and its HELP line are translation data in ``command_words.json``
-under the same verb; nothing else about a command is written anywhere else. From this table come:
+argument syntax shown to players are translation data in ``command_words.json`` under the same
+verb; its HELP line is prose, an English msgid in its row here translated by the gettext catalogs
+(``judge.i18n``). Nothing else about a command is written anywhere else. From this table come:
 
 * parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``;
 * HELP and the README's command table (``command_rows``; ``scripts/command_table.py`` rewrites the
@@ -24,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from judge.adjudicator.phase import Phase
+from judge.i18n import N_, tr
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_options import grey_words
 from judge.parsing.commands_types import LANGS, Problem, Role, Verb
@@ -65,6 +67,8 @@ class CommandSpec:
     args: tuple[Arg, ...] = ()
     closer: Verb | None = None  # the command opens a block of lines ended by this verb
     gm_may: bool = False  # a player command the GM may also use as GM, without BECOME
+    # HELP's line for the command: an English msgid, shown through the catalogs (judge.i18n)
+    help: str = ""
 
     @property
     def standalone(self) -> bool:
@@ -261,50 +265,96 @@ VALUE = Arg(_value)
 A, P, G = Role.ANYONE, Role.PLAYER, Role.GM
 
 COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec(Verb.HELP, A),
-    CommandSpec(Verb.LIST, A, (Arg(_game, optional=True),)),
-    CommandSpec(Verb.HISTORY, A, (GAME, Arg(_phases, optional=True))),
-    CommandSpec(Verb.SUMMARY, A, (GAME,)),
-    CommandSpec(Verb.OBSERVE, A, (GAME,)),
-    CommandSpec(Verb.CREATE, A, (GAME, PASSWORD)),
-    CommandSpec(Verb.JOIN, A, (GAME, PASSWORD, Arg(_preferences, optional=True, words=None))),
-    CommandSpec(Verb.SIGNON, A, (Arg(_signon, words=None),)),
-    CommandSpec(Verb.SIGNOFF, A),
-    CommandSpec(Verb.CLEAR, P),
-    CommandSpec(Verb.STATUS, P),
-    CommandSpec(Verb.SET_WAIT, P),
-    CommandSpec(Verb.SET_NOWAIT, P),
+    CommandSpec(Verb.HELP, A,
+                help=N_("this list of commands")),
+    CommandSpec(Verb.LIST, A, (Arg(_game, optional=True),),
+                help=N_("open games, or one game's status: options, deadlines, ending, and which powers"
+                        " have sent orders (never what)")),
+    CommandSpec(Verb.HISTORY, A, (GAME, Arg(_phases, optional=True)),
+                help=N_("bulletins of past phases")),
+    CommandSpec(Verb.SUMMARY, A, (GAME,),
+                help=N_("who plays, centres per phase")),
+    CommandSpec(Verb.OBSERVE, A, (GAME,),
+                help=N_("receive the game's bulletins and broadcasts")),
+    CommandSpec(Verb.CREATE, A, (GAME, PASSWORD),
+                help=N_("create a game; you become its GM")),
+    CommandSpec(Verb.JOIN, A, (GAME, PASSWORD, Arg(_preferences, optional=True, words=None)),
+                help=N_("join a forming game, with an optional preference list")),
+    CommandSpec(Verb.SIGNON, A, (Arg(_signon, words=None),),
+                help=N_("sign on as a power (or as GM); the following lines are your orders")),
+    CommandSpec(Verb.SIGNOFF, A,
+                help=N_("end of commands (so is a '-- ' signature)")),
+    CommandSpec(Verb.CLEAR, P,
+                help=N_("withdraw your orders for this phase")),
+    CommandSpec(Verb.STATUS, P,
+                help=N_("orders on file, units still without orders, your own FOR votes, late days left"
+                        " (game and turn)")),
+    CommandSpec(Verb.SET_WAIT, P,
+                help=N_("no early processing of this phase")),
+    CommandSpec(Verb.SET_NOWAIT, P,
+                help=N_("allow early processing again")),
     CommandSpec(Verb.PRESS, P, (Arg(_press_targets, words=None),), closer=Verb.ENDPRESS,
-                gm_may=True),
+                gm_may=True,
+                help=N_("private press to some powers")),
     CommandSpec(Verb.BROADCAST, P, (Arg(_grey, optional=True, words=None),),
-                closer=Verb.ENDPRESS, gm_may=True),
-    CommandSpec(Verb.ENDPRESS, Role.BLOCK),
-    CommandSpec(Verb.SET_PASSWORD, P, (VALUE,), gm_may=True),
-    CommandSpec(Verb.SET_ADDRESS, P, (VALUE,), gm_may=True),
-    CommandSpec(Verb.SET_NAME, P, (Arg(_display_name, words=None),), gm_may=True),
-    CommandSpec(Verb.LATE, P, (NUMBER,)),
-    CommandSpec(Verb.DRAW, P),
-    CommandSpec(Verb.NO_DRAW, P),
-    CommandSpec(Verb.CONCEDE, P, (POWER,)),
-    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END),
-    CommandSpec(Verb.RESIGN, P),
+                closer=Verb.ENDPRESS, gm_may=True,
+                help=N_("press to every player and observer")),
+    CommandSpec(Verb.ENDPRESS, Role.BLOCK,
+                help=N_("ends a press message")),
+    CommandSpec(Verb.SET_PASSWORD, P, (VALUE,), gm_may=True,
+                help=N_("change your password for this game")),
+    CommandSpec(Verb.SET_ADDRESS, P, (VALUE,), gm_may=True,
+                help=N_("change the address the judge writes to")),
+    CommandSpec(Verb.SET_NAME, P, (Arg(_display_name, words=None),), gm_may=True,
+                help=N_("the name the archive shows beside your power")),
+    CommandSpec(Verb.LATE, P, (NUMBER,),
+                help=N_("ask for late days for this phase")),
+    CommandSpec(Verb.DRAW, P,
+                help=N_("vote for a draw (secret)")),
+    CommandSpec(Verb.NO_DRAW, P,
+                help=N_("withdraw your draw vote")),
+    CommandSpec(Verb.CONCEDE, P, (POWER,),
+                help=N_("vote to concede the game to a power (secret)")),
+    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END,
+                help=N_("your secret orders for a power in ONP or Sommossa")),
+    CommandSpec(Verb.RESIGN, P,
+                help=N_("leave the game")),
     # the agreement itself is read by judge.bots.proposals (the same words in every language)
-    CommandSpec(Verb.PROPOSE, P, (Arg(_terms, words=None),)),
-    CommandSpec(Verb.ACCEPT, P, (Arg(_number, optional=True),)),
-    CommandSpec(Verb.REFUSE, P, (Arg(_number, optional=True),)),
-    CommandSpec(Verb.START, G),
-    CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),)),
-    CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),)),
-    CommandSpec(Verb.PAUSE, G),
-    CommandSpec(Verb.RESUME, G),
-    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),)),
-    CommandSpec(Verb.PREVIEW, G),
-    CommandSpec(Verb.ROLLBACK, G, (PHASE,)),
-    CommandSpec(Verb.REPLACE, G, (POWER, Arg(_address))),
-    CommandSpec(Verb.EJECT, G, (POWER,)),
-    CommandSpec(Verb.BECOME, G, (POWER,)),
-    CommandSpec(Verb.GRANT, G, (POWER, NUMBER)),
-    CommandSpec(Verb.END, G),
+    CommandSpec(Verb.PROPOSE, P, (Arg(_terms, words=None),),
+                help=N_("propose an agreement to a power (the computer powers answer at once and "
+                        "remember who keeps his word)")),
+    CommandSpec(Verb.ACCEPT, P, (Arg(_number, optional=True),),
+                help=N_("accept a proposal made to you (the latest without a number)")),
+    CommandSpec(Verb.REFUSE, P, (Arg(_number, optional=True),),
+                help=N_("refuse a proposal made to you")),
+    CommandSpec(Verb.START, G,
+                help=N_("assign the powers and start the game")),
+    CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),),
+                help=N_("move the current deadline (game time zone)")),
+    CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),),
+                help=N_("push the current deadline back")),
+    CommandSpec(Verb.PAUSE, G,
+                help=N_("stop the clock")),
+    CommandSpec(Verb.RESUME, G,
+                help=N_("restart the clock")),
+    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),),
+                help=N_("adjudicate the current phase now; while the game is suspended for a "
+                        "replacement only with FORCE")),
+    CommandSpec(Verb.PREVIEW, G,
+                help=N_("the would-be results, to you only")),
+    CommandSpec(Verb.ROLLBACK, G, (PHASE,),
+                help=N_("go back to a processed phase")),
+    CommandSpec(Verb.REPLACE, G, (POWER, Arg(_address)),
+                help=N_("give a power to a new player")),
+    CommandSpec(Verb.EJECT, G, (POWER,),
+                help=N_("remove a power's player")),
+    CommandSpec(Verb.BECOME, G, (POWER,),
+                help=N_("act as a power (its player gets a copy)")),
+    CommandSpec(Verb.GRANT, G, (POWER, NUMBER),
+                help=N_("give a power extra late days")),
+    CommandSpec(Verb.END, G,
+                help=N_("END GAME ends the game: a second mail with the same command within 48 hours "
+                        "confirms it (END alone only closes a FOR block)")),
     # a game option line (after CREATE, or in a GM session); its keywords are the options'
     CommandSpec(Verb.OPTION, G),
 )
@@ -359,7 +409,7 @@ def command_rows(lang: str, roles: tuple[Role, ...] = (*ROLE_ORDER, Role.BLOCK))
     """The commands of ``roles`` in table order, with their words and texts in ``lang``."""
     words = lexicon().raw["commands"]
     return [CommandRow(c.verb, c.role, tuple(words[c.verb.value][lang]),
-                       words[c.verb.value]["args"][lang], words[c.verb.value]["help"][lang])
+                       words[c.verb.value]["args"][lang], tr(lang, c.help))
             for c in COMMANDS if c.verb is not Verb.OPTION and c.role in roles]
 
 

@@ -104,11 +104,13 @@ def _votes_open(s: GameSnapshot) -> bool:
 
 
 def _suspension(s: GameSnapshot, search: ReplacementSearch) -> Decision:
-    if s.now < s.deadline:
-        return Decision(Action.NOTHING, Why.SUSPENDED_FOR_REPLACEMENT, wake_at=s.deadline)
     power = search.power
     start = max(s.deadline, s.now)
     if search.found:
+        # seed 002: "sospende la partita per una settimana ... Se il sostituto viene trovato, si
+        # proroga la partita ancora di una settimana": the week of the search, then one more
+        # for the newcomer's diplomacy. Decided as soon as he is found, so every player learns
+        # it (and the new deadline) at once rather than when the search would have ended.
         return Decision(
             Action.EXTEND_DEADLINE,
             Why.REPLACEMENT_FOUND,
@@ -119,6 +121,8 @@ def _suspension(s: GameSnapshot, search: ReplacementSearch) -> Decision:
                 )
             },
         )
+    if s.now < s.deadline:
+        return Decision(Action.NOTHING, Why.SUSPENDED_FOR_REPLACEMENT, wake_at=s.deadline)
     return Decision(
         Action.DECLARE_SOMMOSSA,
         Why.NO_REPLACEMENT,

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from judge.bulletins.render import render
-from judge.bulletins.views import GameInfo, SeatInfo
+from judge.bulletins.views import GameInfo, Notice, SeatInfo, notice_view
 from judge.service.header_safety import addr_spec
 from judge.service.uow import outbound_row
 from judge.settings import Settings
@@ -106,3 +106,22 @@ def broadcast(session: Session, settings: Settings, now: datetime, game: Game, e
     targets = everyone(session, game) if addresses is None else list(addresses)
     queue(session, settings, now, game, targets, subject, body, attachments=attachments)
     return subject, body
+
+
+# seed 002: "l'arbitro sospende la partita ... e lancia in M.L. una richiesta di sostituzione":
+# the club's list hears of a replacement sought and of one found, and of nothing else
+CLUB_LIST_NOTICES = ("replacement_call", "replacement_found")
+
+
+def tell_club_list(session: Session, settings: Settings, now: datetime, game: Game, phase: str,
+                   notices: Sequence[Notice], deadline: datetime | None) -> list[OutboundMail]:
+    """Queue a notice of the replacement news among ``notices`` to the configured club list
+    (``club_list_address``: set by the judge's keeper, hence confirmed). It names powers only,
+    never a player or an address, so a blind game's secrets stay kept."""
+    wanted = [n for n in notices if n.kind in CLUB_LIST_NOTICES]
+    if not settings.club_list_address or not wanted:
+        return []
+    info = game_info(game, settings)
+    subject, body = render("notice", info.language,
+                           notice_view(info, phase, wanted, deadline=deadline))
+    return queue(session, settings, now, game, [settings.club_list_address], subject, body)

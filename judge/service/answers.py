@@ -108,6 +108,7 @@ class Done(StrEnum):
     CONFIRM_ADDRESS = "confirm_address"
     CONFIRM_REPLACE = "confirm_replace"
     CONFIRMED = "confirmed"
+    NEWCOMER = "newcomer"  # a replacement player's briefing: position, units, deadline, bulletin
     SEAT_LOCKED = "seat_locked"
     NEGOTIATION = "negotiation"  # a computer power's answer, already in the game's language
     PROPOSAL_SENT = "proposal_sent"

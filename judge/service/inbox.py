@@ -217,19 +217,16 @@ def process_one(
 
 
 # the one reply to a mail whose handling raised (everything it did was rolled back)
-FAILED_TEXTS = {
-    "en": "Your mail could not be handled: the judge met an error while reading it, so "
-          "nothing in it was applied. The error was logged for the judge's keeper, and the "
-          "mail is kept to be handled again once it is fixed. You may also send it again.\n",
-    "it": "Non è stato possibile trattare la tua mail: il judge ha incontrato un errore "
-          "leggendola, quindi niente di quanto contiene è stato applicato. L'errore è stato "
-          "registrato per chi gestisce il judge e la mail è conservata per essere trattata di "
-          "nuovo una volta corretto l'errore. Puoi anche rimandarla.\n",
-    "fr": "Votre courrier n'a pas pu être traité : le juge a rencontré une erreur en le "
-          "lisant, rien de ce qu'il contient n'a donc été appliqué. L'erreur a été notée pour "
-          "le responsable du juge, et le courrier est gardé pour être traité à nouveau une "
-          "fois l'erreur corrigée. Vous pouvez aussi le renvoyer.\n",
-}
+FAILED_TEXT = N_(
+    "Your mail could not be handled: the judge met an error while reading it, so nothing "
+    "in it was applied. The error was logged for the judge's keeper, and the mail is kept"
+    " to be handled again once it is fixed. You may also send it again."
+)
+
+
+def failed_text(lang: str) -> str:
+    """The failure reply in ``lang`` (the catalogs; English for a language the judge lacks)."""
+    return tr(lang, FAILED_TEXT) + "\n"
 
 
 def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: int,
@@ -252,7 +249,7 @@ def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: i
             lang = dispatch_module.reply_language(session, mail)
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=inbound_id)
-            ctx.reply(FAILED_TEXTS.get(lang, FAILED_TEXTS["en"]), lang=lang)
+            ctx.reply(failed_text(lang), lang=lang)
     except Exception:
         log.exception("inbound %s: the reply saying it failed could not be queued",
                       inbound_id)

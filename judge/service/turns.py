@@ -167,6 +167,8 @@ def _move_deadline(session: Session, game: Game, now: datetime, settings: Settin
                        deadline=decision.new_deadline,
                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
     subject, body = announce.broadcast(session, settings, now, game, "notice", view)
+    announce.tell_club_list(session, settings, now, game, game.phase, notices,
+                            decision.new_deadline)
     audit(session, now, f"turn.{decision.action.value}", game.id, phase=game.phase,
           why=decision.why.value, deadline=decision.new_deadline.isoformat())
     action = "sommossa" if decision.action is Action.DECLARE_SOMMOSSA else "extended"
@@ -281,6 +283,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                                   language=game.language)]
     subject, body = announce.broadcast(session, settings, now, game, "results", view,
                                        attachments=attachments)
+    announce.tell_club_list(session, settings, now, game, next_phase, notices, due_at)
 
     session.add(Turn(
         game_id=game.id, phase=phase, position_before=before,

@@ -143,7 +143,7 @@ async def test_failing_mail_in_a_batch_is_the_only_one_failed(
     assert [rec.calls[mid] for mid in ids] == [2, 2, 2, 2, 1, 1]
     # one reply each: the failed mail's says it could not be handled
     assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
-    assert [r.body for r in outbound_to(db, bad)] == [inbox.FAILED_TEXTS["en"]]
+    assert [r.body for r in outbound_to(db, bad)] == [inbox.failed_text("en")]
     # exactly one reply each reaches the relay
     sender = OutboxRunner(db, settings)
     try:
@@ -179,7 +179,7 @@ def test_database_level_failure_in_the_batch_is_isolated(db: CountingDb,
     assert len(drain(db, settings, rec)) == 4
     assert statuses(db) == {mid: ("failed" if mid == ids[1] else "done") for mid in ids}
     assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
-    assert [r.body for r in outbound_to(db, ids[1])] == [inbox.FAILED_TEXTS["en"]]
+    assert [r.body for r in outbound_to(db, ids[1])] == [inbox.failed_text("en")]
 
 
 @BOTH
@@ -190,7 +190,7 @@ def test_every_mail_of_a_batch_failing(db: CountingDb, settings: Settings) -> No
     assert set(statuses(db).values()) == {"failed"}
     # each sender is told once that its mail could not be handled
     assert replies_by_mail(db, kind="reply") == Counter({mid: 1 for mid in ids})
-    assert {r.body for mid in ids for r in outbound_to(db, mid)} == {inbox.FAILED_TEXTS["en"]}
+    assert {r.body for mid in ids for r in outbound_to(db, mid)} == {inbox.failed_text("en")}
 
 
 @BOTH

@@ -28,3 +28,22 @@ def test_title_labels_and_centres_in_the_language(lang: str) -> None:
     titles = re.findall(r"<title>([^<]*)</title>", svg)
     assert any(t.endswith(venice.split(": ")[1]) and t.startswith("VEN") for t in titles)
     assert ankara.split(": ")[1] in " ".join(titles)
+
+
+# the unit and order tooltips name the power in the game's language too
+UNIT_TITLES = {"it": ("Italia: A VEN", "Russia: F STP/SC", "Italia: A VEN - "),
+               "fr": ("Italie: A VEN", "Russie: F STP/SC", "Italie: A VEN - "),
+               "en": ("Italy: A VEN", "Russia: F STP/SC", "Italy: A VEN - ")}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_unit_and_order_tooltips_name_the_power_in_the_language(lang: str) -> None:
+    orders = {"ITALY": [{"order": "A VEN - TYR", "result": "succeeds"}]}
+    snap = snapshot_from_turn("S1901M", POSITION, orders, None)
+    snap["language"] = lang
+    titles = re.findall(r"<title>([^<]*)</title>", render_svg(snap))
+    unit, russia, order = UNIT_TITLES[lang]
+    assert unit in titles and russia in titles
+    assert any(t.startswith(order) for t in titles), titles
+    if lang != "en":
+        assert not any(t.startswith("Italy:") for t in titles)

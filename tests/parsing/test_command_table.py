@@ -29,7 +29,16 @@ def test_every_verb_is_declared_once_and_has_words_in_every_language() -> None:
     for verb, info in words.items():
         assert "role" not in info, verb  # who may use a command is said in the table only
         for lang in LANGS:
-            assert info[lang] and info["help"][lang] and lang in info["args"], (verb, lang)
+            assert info[lang] and lang in info["args"], (verb, lang)
+        assert "help" not in info, verb  # HELP's line is prose: the table's msgid, the catalogs
+
+
+def test_every_command_has_a_help_line_in_every_language() -> None:
+    for lang in LANGS:
+        for row in command_rows(lang):
+            assert row.help, (row.verb, lang)
+            # a translated line, not the English msgid shown in Italian or French
+            assert lang == "en" or row.help != SPECS[row.verb].help, (row.verb, lang)
 
 
 def test_only_the_last_argument_may_take_the_rest_of_the_line() -> None:

@@ -132,6 +132,10 @@ def test_suspension_then_replacement_found_or_sommossa() -> None:
     assert decision.action is Action.EXTEND_DEADLINE and decision.why is Why.REPLACEMENT_FOUND
     assert decision.new_deadline == AFTER + timedelta(weeks=1)
     assert decision.seat_updates["FRANCE"].status is SeatStatus.ACTIVE
+    # found before the search ends: decided at once, the search's week kept and one more added
+    early = decide(replace(snap, replacement=ReplacementSearch("FRANCE", found=True)))
+    assert early.action is Action.EXTEND_DEADLINE and early.why is Why.REPLACEMENT_FOUND
+    assert early.new_deadline == DEADLINE + timedelta(weeks=1)
     decision = decide(replace(snap, now=AFTER))
     assert decision.action is Action.DECLARE_SOMMOSSA and decision.why is Why.NO_REPLACEMENT
     assert decision.seat_updates["FRANCE"].status is SeatStatus.SOMMOSSA

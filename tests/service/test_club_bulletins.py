@@ -133,3 +133,21 @@ def test_no_deadline_is_announced_for_a_phase_processed_at_once(db: Database, la
     # and so it is: the scheduler's next sweep processes W1901A
     sweep_early(db, h.settings, h.now)
     assert h.game("club").phase == "S1902M"
+
+
+# the final bulletin's scores in a French and an English game too (point 11, each language)
+END_WORDS = {"fr": ("LANGUE fr\nDECOMPTE cent", "CONNEXION ARBITRE club gmpass\n", "FIN PARTIE",
+                    "fin de la partie"),
+             "en": ("SCORING hundred", "SIGNON GM club gmpass\n", "END GAME", "game over")}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_final_bulletin_scores_in_the_games_language(db: Database, lang: str) -> None:
+    h = Harness(db)
+    options, gm, end_game, subject = END_WORDS[lang]
+    players = h.started_game("club", options, lang=lang)
+    h.mail(GM, gm + end_game)
+    h.mail(GM, gm + end_game)
+    assert h.game("club").status == "finished"
+    end = _bulletin(db, subject, players["ITALY"])
+    check_golden(f"club_end_scores.hundred.{lang}.txt", end.subject, end.body)

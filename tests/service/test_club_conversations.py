@@ -7,10 +7,12 @@ Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, timedelta
 
 import pytest
 
+from judge.service import deadlines
 from judge.storage import Database, gamerepo, playrepo
 from judge.storage.models import AuditLog, OutboundMail
 from tests.service.commands_harness import GM as GM_ADDRESS
@@ -60,15 +62,16 @@ def test_every_notation_in_every_game(db: Database, lang: str) -> None:
     assert "Rifiutato" not in reply and "Refused" not in reply and "Refusé" not in reply
 
 
-@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
 def test_a_mail_of_refused_orders_keeps_the_orders_on_file(db: Database, lang: str) -> None:
     h, players = _game(db, lang)
     france = players["FRANCE"]
     h.mail(france, _signon(lang, "FRANCE", france) + "A Par - Bur\nA Mar - Spa\nF Bre - Mao")
     reply = h.reply(france, _signon(lang, "FRANCE", france) + "A Zzz - Bur\nF Qqq H")
     check_golden(f"club_refused_keeps.{lang}.txt", reply)
-    status = h.reply(france, _signon(lang, "FRANCE", france) + {"en": "STATUS", "it": "STATO"}[lang])
-    assert "A PAR - " in status and "F BRE - MAO" in status
+    status = h.reply(france, _signon(lang, "FRANCE", france) + {"en": "STATUS", "it": "STATO", "fr": "ETAT"}[lang])
+    kept = {"fr": ("A PAR - BOU", "F BRE - ATL")}.get(lang, ("A PAR - ", "F BRE - MAO"))
+    assert all(order in status for order in kept)
 
 
 # point 2: the short forms Italian players write, and the reading of codes that differ
@@ -86,15 +89,16 @@ def test_italian_short_forms_and_codes_read_in_the_games_language(db: Database) 
 
 # point 3: seed 002's reading rules under RULES italian; the rulebook reads as before
 @pytest.mark.parametrize(("lang", "rules"), [("it", "italian"), ("en", "italian"),
-                                             ("it", "rulebook")])
+                                             ("fr", "italian"), ("it", "rulebook")])
 def test_house_rules_coast_and_support(db: Database, lang: str, rules: str) -> None:
-    option = {"it": "REGOLE", "en": "RULES"}[lang]
-    value = {"italian": "italiane" if lang == "it" else "italian",
+    option = {"it": "REGOLE", "en": "RULES", "fr": "REGLES"}[lang]
+    value = {"italian": {"it": "italiane", "en": "italian", "fr": "italiennes"}[lang],
              "rulebook": "regolamento"}[rules]
     h, players = _game(db, lang, f"{option} {value}")
     move_unit(db, "TURKEY", "F ANK", "F BLA")
     turkey = players["TURKEY"]
-    orders = {"it": "F MNE - Bul\nA Smi APP A Cos", "en": "F BLA - Bul\nA Smy S A Con"}[lang]
+    orders = {"it": "F MNE - Bul\nA Smi APP A Cos", "en": "F BLA - Bul\nA Smy S A Con",
+              "fr": "F Noire - Bul\nA Smy S A Con"}[lang]
     reply = h.reply(turkey, _signon(lang, "TURKEY", turkey) + orders)
     check_golden(f"club_house_rules.{rules}.{lang}.txt", reply)
 
@@ -137,16 +141,18 @@ def test_a_for_only_mail_warns_about_the_own_units(
 
 # point 6: END needs END GAME and a second mail; ROLLBACK of an ended game says what is public
 # point 13: a GM PROCESS is logged as the GM's, not as a deadline that passed
-@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
 def test_gm_end_needs_confirmation_and_rollback_warns(db: Database, lang: str) -> None:
     h, players = _game(db, lang)
     _set_seat(db, "AUSTRIA", "onp1")
     italy = players["ITALY"]
-    block = {"it": "PER AUSTRIA\nA Vie - Gal\nFINE", "en": "FOR AUSTRIA\nA Vie - Gal\nEND"}[lang]
+    block = {"it": "PER AUSTRIA\nA Vie - Gal\nFINE", "en": "FOR AUSTRIA\nA Vie - Gal\nEND",
+             "fr": "POUR AUTRICHE\nA Vie - Gal\nFIN"}[lang]
     h.mail(italy, _signon(lang, "ITALY", italy) + block + "\nA Ven H")
     gm = f"{SIGNON[lang]} GM club gmpass\n"
     words = {"it": ("FINE", "FINE PARTITA", "ELABORA S1901M", "RIPRISTINA S1901M"),
-             "en": ("END", "END GAME", "PROCESS S1901M", "ROLLBACK S1901M")}[lang]
+             "en": ("END", "END GAME", "PROCESS S1901M", "ROLLBACK S1901M"),
+             "fr": ("FIN", "FIN PARTIE", "TRAITER S1901M", "REVENIR S1901M")}[lang]
     bare, end, process, rollback = words
     h_gm = GM_ADDRESS
     h.mail(h_gm, gm + process)
@@ -185,14 +191,20 @@ def test_status_and_list_show_what_a_club_wants(db: Database, lang: str) -> None
 
 
 # point 13: the reply follows the mail: orders written above a PER block are echoed above it
-def test_orders_above_a_for_block_are_echoed_above_it(db: Database) -> None:
-    h, players = _game(db, "it")
+FOR_BLOCKS = {"it": ("PER AUSTRIA", "FINE"), "en": ("FOR AUSTRIA", "END"),
+              "fr": ("POUR AUTRICHE", "FIN")}
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+def test_orders_above_a_for_block_are_echoed_above_it(db: Database, lang: str) -> None:
+    h, players = _game(db, lang)
     _set_seat(db, "AUSTRIA", "onp1")
     italy = players["ITALY"]
-    reply = h.reply(italy, _signon("it", "ITALY", italy)
-                    + "A Ven H\nA Rom - Apu\nPER AUSTRIA\nA Vie - Gal\nFINE\nF Nap - Ion")
-    check_golden("club_orders_then_for.it.txt", reply)
-    assert reply.index("> A Ven H") < reply.index("> PER AUSTRIA") < reply.index("> F Nap - Ion")
+    opening, closing = FOR_BLOCKS[lang]
+    reply = h.reply(italy, _signon(lang, "ITALY", italy)
+                    + f"A Ven H\nA Rom - Apu\n{opening}\nA Vie - Gal\n{closing}\nF Nap - Ion")
+    check_golden(f"club_orders_then_for.{lang}.txt", reply)
+    assert reply.index("> A Ven H") < reply.index(f"> {opening}") < reply.index("> F Nap - Ion")
     with db.session() as s:
         game = gamerepo.game_by_name(s, "club")
         assert game is not None
@@ -235,3 +247,92 @@ def test_gm_process_during_the_suspension_needs_force(db: Database, lang: str) -
     forced = h.reply(GM_ADDRESS, gm + process + force)
     assert h.game("club").phase != "S1901M"
     check_golden(f"club_process_suspended.{lang}.txt", refused + "\n=====\n" + forced)
+
+
+# point 7: a replacement found during the week of the search. Every player, the GM, the
+# observers and the club's list are told at once; the newcomer's answer gives him the position,
+# his units, the deadline and the last bulletin; the search's week is kept and one more added
+# (seed 002: "si proroga la partita ancora di una settimana")
+CLUB_LIST = "club-list@example.org"
+WATCHER = "watcher@example.net"
+NEWCOMER = "nuovo@example.net"
+REPLACE_WORDS = {"it": ("OSSERVA", "ELABORA S1901M", "SOSTITUISCI"),
+                 "en": ("OBSERVE", "PROCESS S1901M", "REPLACE"),
+                 "fr": ("OBSERVER", "TRAITER S1901M", "REMPLACER")}
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
+        db: Database, lang: str) -> None:
+    h = Harness(db, settings=replace(Harness(db).settings, club_list_address=CLUB_LIST))
+    players = h.started_game("club", LANGUAGE[lang], lang=lang)
+    observe, process, replace_word = REPLACE_WORDS[lang]
+    h.confirm(WATCHER)
+    h.mail(WATCHER, f"{observe} club")
+    gm = f"{SIGNON[lang]} GM club gmpass\n"
+    h.mail(GM_ADDRESS, gm + process)  # S1901M played: its bulletin is the last one
+    search_ends = h.now + timedelta(days=7)
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        seat = playrepo.seat_by_power(s, game.id, "AUSTRIA")
+        assert seat is not None
+        seat.status, seat.strikes = "abandoned", 2
+        options = dict(game.options or {})
+        options["turn_state"] = {"phase": game.phase, "suspended": True,
+                                 "replacement_for": "AUSTRIA"}
+        game.options = options
+        deadlines.schedule(s, game, game.phase, search_ends, h.now)
+    offer = h.mail(GM_ADDRESS, gm + f"{replace_word} AUSTRIA {NEWCOMER}")
+    done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
+    briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind == "reply")
+    told = {m.to: m for m in done if m.kind == "bulletin"}
+    # everyone hears it: the players (the newcomer too), the GM, the observer, the club's list
+    assert {*(p for p in players.values() if p != players["AUSTRIA"]), GM_ADDRESS, WATCHER,
+            CLUB_LIST} <= set(told)
+    game = h.game("club")
+    assert game.deadline is not None
+    assert game.deadline.replace(tzinfo=UTC) == search_ends + timedelta(weeks=1)
+    assert not (game.options or {}).get("turn_state", {}).get("suspended")
+    assert h.seats("club")["AUSTRIA"].status == "active"
+    list_mail = told[CLUB_LIST]
+    assert NEWCOMER not in list_mail.body and "@example.org" not in list_mail.body
+    check_golden(f"club_replacement.{lang}.txt",
+                 briefing + "\n=====\n" + told[players["ENGLAND"]].subject + "\n"
+                 + told[players["ENGLAND"]].body + "\n=====\n" + list_mail.subject + "\n"
+                 + list_mail.body)
+
+
+
+# point 7: the second ONP of a power that keeps three centres suspends the game, and the call
+# for a replacement goes to the club's list too (seed 002: "lancia in M.L. una richiesta")
+def test_the_call_for_a_replacement_goes_to_the_club_list(db: Database) -> None:
+    h = Harness(db, settings=replace(Harness(db).settings, club_list_address=CLUB_LIST))
+    h.started_game("club", LANGUAGE["it"], lang="it")
+    _set_seat(db, "AUSTRIA", "onp1")
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        seat = playrepo.seat_by_power(s, game.id, "AUSTRIA")
+        assert seat is not None
+        seat.strikes = 1
+    sent = h.mail(GM_ADDRESS, "ACCEDI GM club gmpass\nELABORA S1901M")
+    assert h.game("club").phase == "F1901M" and h.seats("club")["AUSTRIA"].status == "abandoned"
+    to_list = [m for m in sent if m.to == CLUB_LIST]
+    assert len(to_list) == 1  # the call only, not the results bulletin
+    check_golden("club_replacement_call.it.txt", to_list[0].subject + "\n" + to_list[0].body)
+    assert "@" not in to_list[0].body.split("Variant")[1]
+
+
+# point 2 in a French and an English game: the short forms of those notations are read too
+SHORT_FORMS = {"fr": "A Mun - Bohe\nA Ber - Silé\nF Kie - Dane",
+               "en": "A Mun - Bohem\nA Ber - Siles\nF Kie - Denm"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_short_forms_in_french_and_english_games(db: Database, lang: str) -> None:
+    h, players = _game(db, lang)
+    germany = players["GERMANY"]
+    reply = h.reply(germany, _signon(lang, "GERMANY", germany) + SHORT_FORMS[lang])
+    check_golden(f"club_short_forms.{lang}.txt", reply)
+    assert "Refused" not in reply and "Refusé" not in reply

@@ -93,3 +93,20 @@ def test_the_waits_of_the_house_rules_are_set_by_mail(db: Database, lang: str) -
     assert rules.replacement_grace.total_seconds() == 72 * 3600
     # 960 hours (40 days) is refused: the 36 hours stand
     assert rules.resume_after_sommossa.total_seconds() == 36 * 3600
+
+
+HELP = {"it": "AIUTO", "fr": "AIDE", "en": "HELP"}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_help_is_said_in_the_games_language(db: Database, lang: str) -> None:
+    """HELP's lines are catalog messages: an Italian or French player reads none in English."""
+    from judge.parsing.command_table import COMMANDS
+
+    h = Harness(db)
+    language = {"it": "LINGUA it", "fr": "LANGUE fr", "en": ""}[lang]
+    players = h.started_game("club", language, lang=lang)
+    reply = h.reply(players["ITALY"], HELP[lang])
+    check_golden(f"club_lang_help.{lang}.txt", reply)
+    english = [c.help for c in COMMANDS if c.help and c.help in reply]
+    assert (english == []) if lang != "en" else english

@@ -82,6 +82,6 @@ def test_the_reply_cap_notice_and_the_failure_reply_read_right(db: Database,
     h.mail(sender, WORDS[lang]["help"])
     notice = h.mail(sender, WORDS[lang]["help"])
     assert [m.kind for m in notice] == ["cap_notice"]
-    failed = inbox.FAILED_TEXTS[lang]
+    failed = inbox.failed_text(lang)
     check_golden(f"security_cap_and_failure.{lang}.txt",
                  _shown(notice, sender) + "\n\n" + failed)

@@ -12,7 +12,7 @@ import logging
 from judge.parsing.commands import GM, Verb
 from judge.service import confirm, games
 from judge.service.answers import CommandRefusal, Done
-from judge.service.commands import reply_text
+from judge.service.commands import newcomer, reply_text
 from judge.service.commands.session import MailSession
 from judge.storage.models import Confirmation, Game
 
@@ -102,6 +102,10 @@ def answer(s: MailSession) -> bool:
         s.say(CommandRefusal.CONFIRM_STALE)
         return True
     s.say(Done.CONFIRMED, action=row.action, game=game.name, power=row.power)
+    if row.action == "replace":
+        seat = s.store.seat_by_power(game.id, row.power or "")
+        if seat is not None:
+            newcomer.took_over(s, game, seat)
     return True
 
 

@@ -1,6 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
+from judge.storage.models_blob import Blob, RenderJob
 from judge.storage.models_bots import AGREEMENT_STATUSES, AgreementRecord, BotSeat, TrustRecord
 from judge.storage.models_game import (
     DEADLINE_KINDS,
@@ -53,6 +54,8 @@ __all__ = [
     "Account",
     "AuditLog",
     "Base",
+    "Blob",
+    "RenderJob",
     "Deadline",
     "Game",
     "ImapState",

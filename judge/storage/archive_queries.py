@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import defer
 
 from judge.storage.database import Database
 from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
@@ -142,7 +143,9 @@ def games_page(db: Database, page: int = 1, per_page: int = INDEX_PAGE,
         total = int(session.scalar(select(func.count(Game.id)).where(Game.status != "forming"))
                     or 0)
         games = session.scalars(
-            select(Game).where(Game.status != "forming").order_by(Game.id.desc())
+            # not the position: JSON worth kilobytes a game that the index does not show
+            select(Game).options(defer(Game.position))
+            .where(Game.status != "forming").order_by(Game.id.desc())
             .offset((page - 1) * per_page).limit(per_page)
         ).all()
         return _game_rows(session, games), total

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, load_only
 
 from judge.storage.models_game import Account, Deadline, Game, Press, Seat, Turn, Vote
 
@@ -33,8 +33,12 @@ def games_page(session: Session, statuses: Sequence[str], page: int, per_page: i
     seat without an account (a computer power) counts as one."""
     where = Game.status.in_(list(statuses))
     total = int(session.scalar(select(func.count(Game.id)).where(where)) or 0)
-    games = list(session.scalars(select(Game).where(where).order_by(Game.name)
-                                 .offset((max(1, page) - 1) * per_page).limit(per_page)))
+    # the listed columns only: a game's position and options are JSON worth kilobytes
+    games = list(session.scalars(
+        select(Game).options(load_only(Game.id, Game.name, Game.status, Game.phase,
+                                       Game.language, Game.variant))
+        .where(where).order_by(Game.name).offset((max(1, page) - 1) * per_page)
+        .limit(per_page)))
     people: dict[int, set[int]] = {g.id: set() for g in games}
     if games:
         for game_id, seat_id, account_id in session.execute(

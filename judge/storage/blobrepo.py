@@ -65,12 +65,13 @@ def render_job(session: Session, job_id: int) -> RenderJob | None:
 
 
 def outbound_ids_after(session: Session, game_id: int, first_id: int) -> list[int]:
-    """Pending outbox rows of a game from ``first_id`` on (those this transaction queued)."""
+    """Pending outbox rows of a game from ``first_id`` on (those this transaction queued;
+    the game row is locked). Rows another render job holds are its own, not these."""
     session.flush()
     return list(session.scalars(
         select(OutboundMail.id).where(OutboundMail.game_id == game_id,
                                       OutboundMail.id >= first_id,
-                                      OutboundMail.status.in_(("pending", "rendering")))
+                                      OutboundMail.status == "pending")
         .order_by(OutboundMail.id)))
 
 

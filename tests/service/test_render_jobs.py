@@ -10,8 +10,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from judge.bulletins.views import notice_view
 from judge.mail.sender import blob_refs, build_message
-from judge.service import inbox, rendering, turns
+from judge.service import announce, inbox, rendering, turns
 from judge.storage import Database, blobrepo
 from judge.storage.mailrepo import due_outbound_rows
 from judge.storage.models import Blob, Game, OutboundMail, RenderJob, Turn
@@ -110,3 +111,28 @@ def test_sent_bodies_and_maps_are_pruned_and_the_archive_keeps_the_bulletin(
         assert s.scalar(select(func.count()).select_from(Blob)) == 0
         turn = s.scalar(select(Turn).where(Turn.game_id == gid))
         assert turn.bulletins["en"]["body"] == report.body
+
+
+def test_mail_queued_after_the_bulletin_waits_for_it(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of a game (or a computer power's press) queued in the turn's transaction after
+    the results is held with them, so it never leaves before the results it follows."""
+    gid = new_game(db)
+    monkeypatch.setattr(rendering, "after_commit", lambda session, work: None)
+    with db.session() as s:
+        game = s.get(Game, gid)
+        job = rendering.queue_results(
+            s, SETTINGS, START, game, event="notice", language="en", addresses=["a@x.test"],
+            turn_id=None, map_spec=None,
+            view=notice_view(announce.game_info(game, SETTINGS), "S1901M", []))
+        announce.queue(s, SETTINGS, START, game, ["b@x.test"], "after", "after")
+        rendering.hold_rest(s, job, game)
+        job_id = job.id
+    rows = bulletins(db)
+    assert [(r.to_addr, r.status) for r in rows] == [("a@x.test", "rendering"),
+                                                     ("b@x.test", "rendering")]
+    assert rendering.run_job(db, SETTINGS, job_id)
+    rows = bulletins(db)
+    assert [(r.to_addr, r.status) for r in rows] == [("a@x.test", "pending"),
+                                                     ("b@x.test", "pending")]
+    assert rows[0].body and rows[1].body == "after"

@@ -149,7 +149,7 @@ def register(subparsers: Any) -> None:
     box.add_argument("action", nargs="?", choices=["list", "retry"], default="list")
     box.add_argument("ids", nargs="*", type=int, help="outbound mail ids (with retry)")
     box.add_argument("--dead", action="store_true", help="with retry: every dead mail")
-    box.add_argument("--status", choices=["pending", "sending", "sent", "dead"], default=None)
+    box.add_argument("--status", choices=["rendering", "pending", "sending", "sent", "dead"], default=None)
     box.add_argument("--limit", type=int, default=200)
 
 

@@ -153,6 +153,9 @@ class Settings:
     signon_lock_hours: float = setting(24.0, "How long a locked seat stays locked.")
     raw_mail_retention_days: float = setting(
         14.0, "Raw mail is emptied this many days after it was handled (0: kept for ever).")
+    sent_mail_retention_days: float = setting(
+        7.0, "Sent mail's bodies and attachments (maps) are emptied this many days after the "
+        "relay took them (0: kept for ever); every bulletin stays in the archive.")
     password_hash_log2_n: int = setting(
         14, "scrypt cost of new password hashes, as log2 of n (memory 1 KiB * 2**n: 14 is 16 "
         "MiB and ~50-150 ms). Stored hashes keep their own cost, so it can be raised any time.")

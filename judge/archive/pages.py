@@ -173,8 +173,14 @@ def _public_game(game: Mapping[str, Any]) -> dict[str, Any]:
     return {k: game[k] for k in keys}
 
 
-def game_list(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    return {"games": [_public_game(g) for g in games]}
+def game_list(games: Sequence[Mapping[str, Any]], page: int = 1, total: int | None = None,
+              per_page: int | None = None) -> dict[str, Any]:
+    """One page of the index: its games and where it is among the pages."""
+    count = len(games) if total is None else total
+    size = per_page or max(1, len(games))
+    pages = max(1, -(-count // size))
+    return {"games": [_public_game(g) for g in games], "page": page, "pages": pages,
+            "total": count}
 
 
 def game_page(game: Mapping[str, Any]) -> dict[str, Any]:

@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from judge.mail.sender import build_message, fast_message_bytes, message_bytes
+from judge.mail.sender import blob_refs, build_message, fast_message_bytes, message_bytes
 from judge.mail.transport import SendFailure, SmtpTransport, Transport
 from judge.runner import Runner
 from judge.service.verp import verp_address
 from judge.settings import Settings
 from judge.storage import Database
+from judge.storage.blobrepo import blobs
 from judge.storage.mailrepo import (
     due_outbound_rows,
     mark_outbound,
@@ -78,12 +79,15 @@ class OutboxRunner(Runner):
         # anything else is sent
         self.unrecorded: list[tuple[int, datetime]] = []
         self._recording = asyncio.Lock()
+        self.blobs: dict[str, bytes] = {}  # the blobs the rows of this round reference
 
     # --- the database side, each call one transaction (run in a worker thread) -------------
 
     def _due_or_next(self) -> tuple[list[Any], datetime | None]:
         with self.db.session() as session:
             rows = due_outbound_rows(session, self.now(), limit=ROUND_ROWS)
+            # each referenced blob (a phase's map) read once for all the rows carrying it
+            self.blobs = blobs(session, blob_refs(rows))
             return rows, (None if rows else next_due_time(session))
 
     def _record_sent(self, pending: list[tuple[int, datetime]]) -> None:
@@ -169,7 +173,8 @@ class OutboxRunner(Runner):
             try:
                 data = fast_message_bytes(row, self.settings, eight_bit)
                 if data is None:
-                    data = message_bytes(build_message(row, self.settings, eight_bit))
+                    data = message_bytes(build_message(row, self.settings, eight_bit,
+                                                       self.blobs))
                 return data
             except Exception as exc:
                 raise Unbuildable(repr(exc)) from exc

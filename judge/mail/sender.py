@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import logging
+from collections.abc import Mapping, Sequence
 from email.charset import QP, Charset
 from email.header import Header
 from email.message import EmailMessage, Message
@@ -32,11 +33,29 @@ TRANSIENT = (
 )
 
 
-def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True) -> Message:
+def attachment_bytes(att: Mapping[str, Any], blobs: Mapping[str, bytes] | None) -> bytes:
+    """An attachment's bytes: a stored blob by its sha256 (one copy shared by every message
+    that carries it, issue 16), or inline base64 (rows queued before blobs existed)."""
+    if "blob" in att:
+        if blobs is None or att["blob"] not in blobs:
+            raise LookupError(f"blob {att['blob']} is not stored")
+        return blobs[att["blob"]]
+    return base64.b64decode(att["data_b64"])
+
+
+def blob_refs(rows: Sequence[Any]) -> set[str]:
+    """The blobs a batch of outbox rows references."""
+    return {str(att["blob"]) for row in rows for att in (row.attachments or [])
+            if isinstance(att, Mapping) and "blob" in att}
+
+
+def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True,
+                  blobs: Mapping[str, bytes] | None = None) -> Message:
     """The message for an outbox row; plain text goes the cheap compat32 way.
 
     Non-ASCII text goes as 8bit (readable and greppable in the raw mail) when the relay
-    takes 8BITMIME, else as quoted-printable.
+    takes 8BITMIME, else as quoted-printable. ``blobs``: the bytes of the blobs the row's
+    attachments reference (``blob_refs``), read with the row.
     """
     msg: Message
     if row.attachments:
@@ -44,7 +63,7 @@ def build_message(row: OutboundMail, settings: Settings, eight_bit: bool = True)
         rich.set_content(row.body or "")
         for att in row.attachments:
             maintype, _, subtype = str(att.get("mime", "application/octet-stream")).partition("/")
-            rich.add_attachment(base64.b64decode(att["data_b64"]), maintype=maintype,
+            rich.add_attachment(attachment_bytes(att, blobs), maintype=maintype,
                                 subtype=subtype or "octet-stream", filename=att.get("filename"))
         msg = rich
     else:

@@ -11,6 +11,21 @@ from judge.maps.scene import snapshot_from_turn
 from judge.maps.svg import render_svg
 
 
+def map_png(
+    game: str,
+    phase: str,
+    position_before: Mapping[str, Any],
+    outcomes: Mapping[str, Any] | None = None,
+    position_after: Mapping[str, Any] | None = None,
+    language: str = "en",
+) -> bytes:
+    """The PNG map of one processed phase, from its turn snapshot's JSON columns."""
+    snap = snapshot_from_turn(phase, position_before, outcomes, position_after)
+    snap["title"] = game
+    snap["language"] = language  # the title and the province codes in the game's language
+    return render_png(render_svg(snap))
+
+
 def map_attachment(
     game: str,
     phase: str,
@@ -24,10 +39,7 @@ def map_attachment(
     Arguments are a turn snapshot's JSON columns (``Turn.position_before``, ``Turn.outcomes``,
     ``Turn.position_after``), so the turn processor can call this before or after storing it.
     """
-    snap = snapshot_from_turn(phase, position_before, outcomes, position_after)
-    snap["title"] = game
-    snap["language"] = language  # the title and the province codes in the game's language
-    png = render_png(render_svg(snap))
+    png = map_png(game, phase, position_before, outcomes, position_after, language)
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in game) or "game"
     return {
         "mime": "image/png",

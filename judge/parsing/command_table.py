@@ -268,8 +268,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.HELP, A,
                 help=N_("this list of commands")),
     CommandSpec(Verb.LIST, A, (Arg(_game, optional=True),),
-                help=N_("open games, or one game's status: options, deadlines, ending, and which powers"
-                        " have sent orders (never what)")),
+                help=N_("open games, 50 a page (LIST 2: the second), or one game's status: options,"
+                        " deadlines, ending, and which powers have sent orders (never what)")),
     CommandSpec(Verb.HISTORY, A, (GAME, Arg(_phases, optional=True)),
                 help=N_("bulletins of past phases")),
     CommandSpec(Verb.SUMMARY, A, (GAME,),

@@ -19,12 +19,12 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from judge.i18n import N_, tr
 from judge.runner import Runner
-from judge.service import confirm
+from judge.service import confirm, rendering
 from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
 from judge.service.mailtrouble import handle_bounce
@@ -32,6 +32,7 @@ from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
+from judge.storage.blobrepo import prune_outbound
 from judge.storage.mailrepo import (
     claim_new_inbound,
     finish_inbound,
@@ -295,7 +296,26 @@ def housekeeping(db: Database, settings: Settings, now: datetime) -> tuple[int, 
     if dropped or emptied:
         log.info("housekeeping: %d held mail(s) dropped, %d raw mail(s) emptied", dropped,
                  emptied)
+    prune_sent(db, settings, now)
+    # results bulletins whose rendering a crash interrupted (issue 16)
+    rendered = rendering.render_pending(db, settings)
+    if rendered:
+        log.info("housekeeping: %d left-over bulletin(s) rendered and queued", rendered)
     return dropped, emptied
+
+
+def prune_sent(db: Database, settings: Settings, now: datetime) -> tuple[int, int]:
+    """Empty the bodies and maps of mail sent more than ``sent_mail_retention_days`` ago and
+    drop the maps no message references any more (issue 16: the database does not swell).
+    Returns (rows emptied, blobs deleted)."""
+    if settings.sent_mail_retention_days <= 0:
+        return 0, 0
+    with db.session() as session:
+        rows, blobs = prune_outbound(
+            session, now - timedelta(days=settings.sent_mail_retention_days), now)
+    if rows or blobs:
+        log.info("housekeeping: %d sent mail(s) emptied, %d map(s) dropped", rows, blobs)
+    return rows, blobs
 
 
 def retry_failed(db: Database, ids: list[int] | None = None) -> list[int]:

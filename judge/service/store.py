@@ -58,6 +58,11 @@ class Store:
     def games_with_status(self, statuses: Sequence[str]) -> list[Game]:
         return playrepo.games_with_status(self.session, statuses)
 
+    def games_page(self, statuses: Sequence[str], page: int, per_page: int,
+                   ) -> tuple[list[tuple[Game, int]], int]:
+        """One page of games by name, each with how many people play it; and the total."""
+        return playrepo.games_page(self.session, statuses, page, per_page)
+
     def latest_game_language(self, account_id: int) -> str | None:
         return playrepo.latest_game_language(self.session, account_id)
 

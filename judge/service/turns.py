@@ -3,7 +3,7 @@
 ``process(session, game, now, settings)`` locks the game row, asks the rules what is due
 (``judge.rules.due.decide``) and applies it: extend the deadline and charge late days, declare
 a Sommossa, end the game, or adjudicate the phase -- store an immutable ``turn`` snapshot,
-render the bulletins into the outbox, move the game to its next phase and deadline. Every
+queue the bulletins (rendered after the commit: ``judge.service.rendering``), move the game to its next phase and deadline. Every
 decision that changes the game is announced.
 
 Idempotent: a ``turn`` row is unique per (game, phase), and a phase whose turn exists is never
@@ -14,8 +14,9 @@ rows together or not at all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from judge.adjudicator.adjudication import Adjudication, Options, adjudicate
@@ -27,13 +28,12 @@ from judge.adjudicator.phase import Phase
 from judge.adjudicator.variant import Variant
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
-from judge.maps.attachment import map_attachment
 from judge.rules.decision import Action, Decision, SeatChangeWhy, Why
 from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot
-from judge.service import announce, deadlines
+from judge.service import announce, deadlines, rendering
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
@@ -73,8 +73,27 @@ class TurnReport:
     why: str
     phase: str
     next_phase: str | None = None
-    subject: str = ""
-    body: str = ""  # the results bulletin (the whole text for a preview)
+    given_subject: str = ""
+    given_body: str = ""
+    # an adjudicated phase's bulletin is rendered after the commit (``rendering``): the
+    # report renders the same stored view only if someone reads its text
+    pending: tuple[str, str, dict[str, Any]] | None = field(default=None, repr=False,
+                                                             compare=False)
+
+    @cached_property
+    def _text(self) -> tuple[str, str]:
+        if self.pending is not None:
+            return render(*self.pending)
+        return self.given_subject, self.given_body
+
+    @property
+    def subject(self) -> str:
+        return self._text[0]
+
+    @property
+    def body(self) -> str:
+        """The results bulletin (the whole text for a preview)."""
+        return self._text[1]
 
 
 def lock_game(session: Session, game_id: int) -> Game:
@@ -277,24 +296,30 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
                         notices=notices, deadline=None if immediate else due_at,
                         finished=ended is not None, immediate=immediate)
-    # every results bulletin carries the map of the phase just played (issue 7; retreats and
-    # adjustments too, issue 13: the retreats drawn, the builds and removals marked)
-    attachments = [map_attachment(game.name, phase, before, record.results, after,
-                                  language=game.language)]
-    subject, body = announce.broadcast(session, settings, now, game, "results", view,
-                                       attachments=attachments)
-    announce.tell_club_list(session, settings, now, game, next_phase, notices, due_at)
-
-    session.add(Turn(
+    turn = Turn(
         game_id=game.id, phase=phase, position_before=before,
         orders_submitted=submitted,
         orders_generated={p: [{"order": str(g.order), "why": g.why.value} for g in made]
                           for p, made in decision.generated.items()},
         orders_illegal=_illegal(adj), outcomes=record.results, position_after=after,
-        # keyed by language (HISTORY and the archive read it so); one language per game
-        bulletins={info.language: {"subject": subject, "body": body, "event": "results"}},
+        # keyed by language (HISTORY and the archive read it so); one language per game.
+        # Filled by the render job once the text is rendered, after this commit.
+        bulletins={},
         created=now,
-    ))
+    )
+    session.add(turn)
+    session.flush()
+    # the bulletin's text and the map of the phase just played (issue 7; retreats and
+    # adjustments too, issue 13) are rendered after this transaction commits, off the game's
+    # lock, the map once for every recipient (issue 16): a durable job commits with the turn
+    job = rendering.queue_results(
+        session, settings, now, game, event="results", language=info.language, view=view,
+        addresses=announce.everyone(session, game), turn_id=turn.id,
+        map_spec={"game": game.name, "phase": phase, "before": before,
+                  "outcomes": record.results, "after": after, "language": game.language})
+    # the club's list hears of a replacement called or found (seed 002); held, like every
+    # mail queued after the results in this transaction, until the results have left
+    announce.tell_club_list(session, settings, now, game, next_phase, notices, due_at)
     # foreign orders for a power whose player is back are void (seed 002)
     for power in decision.drop_foreign_orders_for:
         for vote in votes(session, game.id, phase=phase, kind="sommossa_order"):
@@ -322,7 +347,9 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
         assert due_at is not None
         deadlines.schedule(session, game, next_phase, due_at, now)
         computer.phase_started(session, game, now, settings)
-    return TurnReport("adjudicated", decision.why.value, phase, next_phase, subject, body)
+    rendering.hold_rest(session, job, game)
+    return TurnReport("adjudicated", decision.why.value, phase, next_phase,
+                      pending=(job.event, job.language, job.view))
 
 
 def rollback(session: Session, game: Game, phase: str, now: datetime,

@@ -10,9 +10,11 @@ power. Draw votes and concessions stay secret.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import defer
 
 from judge.storage.database import Database
 from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
@@ -24,72 +26,129 @@ def _blind(game: Game) -> bool:
 
 def _players(session: Any, game: Game) -> list[dict[str, Any]] | None:
     """Power and display name per seat, or None while a blind game is being played."""
-    if _blind(game) and game.status != "finished":
-        return None
+    return _players_of(session, [game]).get(game.id)
+
+
+def _players_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str, Any]] | None]:
+    """``_players`` of several games in one query (the index: constant queries, issue 16)."""
+    out: dict[int, list[dict[str, Any]] | None] = {
+        g.id: None if _blind(g) and g.status != "finished" else [] for g in games}
+    shown = [gid for gid, rows in out.items() if rows is not None]
+    if not shown:
+        return out
     rows = session.execute(
-        select(Seat.power, Seat.status, Account.display_name, Seat.account_id)
+        select(Seat.game_id, Seat.power, Seat.status, Account.display_name, Seat.account_id)
         .outerjoin(Account, Account.id == Seat.account_id)
-        .where(Seat.game_id == game.id)
-        .order_by(Seat.power)
+        .where(Seat.game_id.in_(shown))
+        .order_by(Seat.game_id, Seat.power)
     ).all()
     # seed 001's fewer-player games: the other powers the same person holds
-    held: dict[int, list[str]] = {}
-    for power, _status, _name, account in rows:
+    held: dict[tuple[int, int], list[str]] = {}
+    for gid, power, _status, _name, account in rows:
         if account is not None:
-            held.setdefault(account, []).append(power)
+            held.setdefault((gid, account), []).append(power)
     # display names only: an address is never shown, blind game or not
-    return [{"power": p, "status": s, "name": n or "",
-             "with": [o for o in held.get(a, []) if o != p] if a is not None else []}
-            for p, s, n, a in rows]
+    for gid, p, st, n, a in rows:
+        players = out[gid]
+        assert players is not None
+        players.append({"power": p, "status": st, "name": n or "",
+                        "with": [o for o in held.get((gid, a), []) if o != p]
+                        if a is not None else []})
+    return out
 
 
 def _game_row(session: Any, game: Game) -> dict[str, Any]:
-    processed = session.scalar(select(func.count(Turn.id)).where(Turn.game_id == game.id))
-    return {
+    return _game_rows(session, [game])[0]
+
+
+def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
+    """The public rows of ``games`` in at most four queries, however many games."""
+    ids = [g.id for g in games]
+    if not ids:
+        return []
+    processed = dict(session.execute(
+        select(Turn.game_id, func.count(Turn.id)).where(Turn.game_id.in_(ids))
+        .group_by(Turn.game_id)).all())
+    players = _players_of(session, games)
+    finished = [g for g in games if g.status == "finished"]
+    ended = _ended_of(session, finished)
+    revealed = _revealed_of(session, finished)
+    return [{
         "name": game.name,
         "variant": game.variant,
         "status": game.status,
         "phase": game.phase,
         "language": game.language,
         "blind": _blind(game),
-        "processed_phases": int(processed or 0),
-        "players": _players(session, game),
-        "ended": _ended(session, game),
-        "revealed": _revealed(session, game),
-    }
+        "processed_phases": int(processed.get(game.id) or 0),
+        "players": players[game.id],
+        "ended": ended.get(game.id),
+        "revealed": revealed.get(game.id, []),
+    } for game in games]
 
 
-def _ended(session: Any, game: Game) -> dict[str, Any] | None:
-    """How and when a finished game ended (its ``game.ended`` audit row), else None."""
-    if game.status != "finished":
-        return None
-    row = session.scalar(select(AuditLog).where(AuditLog.game_id == game.id,
-                                                AuditLog.action == "game.ended")
-                         .order_by(AuditLog.id.desc()).limit(1))
-    if row is None:
-        return {"reason": "", "winners": [], "phase": game.phase, "at": None}
-    detail = row.detail or {}
-    return {"reason": str(detail.get("reason", "")), "winners": list(detail.get("winners", [])),
-            "phase": str(detail.get("phase", game.phase)), "at": row.at.isoformat()}
+def _ended_of(session: Any, games: Sequence[Game]) -> dict[int, dict[str, Any]]:
+    """How and when each finished game ended (its last ``game.ended`` audit row)."""
+    if not games:
+        return {}
+    last: dict[int, AuditLog] = {}
+    for row in session.scalars(select(AuditLog).where(
+            AuditLog.game_id.in_([g.id for g in games]), AuditLog.action == "game.ended")
+            .order_by(AuditLog.id)):
+        last[row.game_id] = row
+    out: dict[int, dict[str, Any]] = {}
+    for game in games:
+        row = last.get(game.id)
+        if row is None:
+            out[game.id] = {"reason": "", "winners": [], "phase": game.phase, "at": None}
+            continue
+        detail = row.detail or {}
+        out[game.id] = {"reason": str(detail.get("reason", "")),
+                        "winners": list(detail.get("winners", [])),
+                        "phase": str(detail.get("phase", game.phase)),
+                        "at": row.at.isoformat()}
+    return out
 
 
-def _revealed(session: Any, game: Game) -> list[dict[str, Any]]:
+def _revealed_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str, Any]]]:
     """The orders players sent for powers in ONP or Sommossa: public once the game is over."""
-    if game.status != "finished":
-        return []
-    rows = session.scalars(select(Vote).where(Vote.game_id == game.id,
+    if not games:
+        return {}
+    out: dict[int, list[dict[str, Any]]] = {}
+    rows = session.scalars(select(Vote).where(Vote.game_id.in_([g.id for g in games]),
                                               Vote.kind == "sommossa_order").order_by(Vote.id))
-    return [{"phase": v.phase, "voter": v.voter_power, "target": v.target_power,
-             "orders": list((v.payload or {}).get("orders", []))} for v in rows]
+    for v in rows:
+        out.setdefault(v.game_id, []).append(
+            {"phase": v.phase, "voter": v.voter_power, "target": v.target_power,
+             "orders": list((v.payload or {}).get("orders", []))})
+    return out
 
 
-def list_games(db: Database) -> list[dict[str, Any]]:
-    """Every game that has left the forming stage, newest first."""
-    with db.session() as session:
+# games per page of the archive index (and its JSON)
+INDEX_PAGE = 50
+
+
+def list_games(db: Database, page: int = 1, per_page: int = INDEX_PAGE,
+               ) -> list[dict[str, Any]]:
+    """One page of the games that have left the forming stage, newest first."""
+    return games_page(db, page, per_page)[0]
+
+
+def games_page(db: Database, page: int = 1, per_page: int = INDEX_PAGE,
+               ) -> tuple[list[dict[str, Any]], int]:
+    """(one page of games, newest first; how many games in all): six queries at most,
+    however many games there are (issue 16: a query per game made the index linear)."""
+    page = max(1, page)
+    with db.reading() as session:
+        total = int(session.scalar(select(func.count(Game.id)).where(Game.status != "forming"))
+                    or 0)
         games = session.scalars(
-            select(Game).where(Game.status != "forming").order_by(Game.id.desc())
+            # not the position: JSON worth kilobytes a game that the index does not show
+            select(Game).options(defer(Game.position))
+            .where(Game.status != "forming").order_by(Game.id.desc())
+            .offset((page - 1) * per_page).limit(per_page)
         ).all()
-        return [_game_row(session, g) for g in games]
+        return _game_rows(session, games), total
 
 
 def _turn_dict(turn: Turn) -> dict[str, Any]:
@@ -107,7 +166,7 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
 
 def game_archive(db: Database, name: str) -> dict[str, Any] | None:
     """One game with all its processed phases (turn snapshots, oldest first)."""
-    with db.session() as session:
+    with db.reading() as session:
         game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
         if game is None or game.status == "forming":
             return None
@@ -121,7 +180,7 @@ def game_archive(db: Database, name: str) -> dict[str, Any] | None:
 
 def turn_archive(db: Database, name: str, phase: str) -> dict[str, Any] | None:
     """One processed phase of one game, with the game's public row."""
-    with db.session() as session:
+    with db.reading() as session:
         game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
         if game is None or game.status == "forming":
             return None

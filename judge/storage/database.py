@@ -101,11 +101,21 @@ class Database:
             try:
                 yield session
                 session.commit()
+                later = session.info.pop(AFTER_COMMIT, [])
             except BaseException:
                 session.rollback()
                 raise
             finally:
+                session.info.pop(AFTER_COMMIT, None)
                 session.close()
+        # committed and the writer lock released: work registered with
+        # ``blobrepo.after_commit`` (drawing a turn's map) runs here, holding no lock; it is
+        # durable already (a render job row), so a failure here only delays it to the sweep
+        for work in later:
+            try:
+                work(self)
+            except Exception:
+                log.exception("work after commit failed; the next sweep does it")
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
@@ -169,6 +179,8 @@ def _no_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:
 
 # execution option of the connections of ``Database.reading``
 READ_ONLY = "judge_read_only"
+# session.info key: callables run with the Database after the session's commit
+AFTER_COMMIT = "judge_after_commit"
 
 
 def _sqlite_begin_immediate(conn: Any) -> None:

@@ -1,6 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
+from judge.storage.models_blob import Blob, RenderJob
 from judge.storage.models_bots import (
     AGREEMENT_STATUSES,
     AgreementRecord,
@@ -60,6 +61,8 @@ __all__ = [
     "Account",
     "AuditLog",
     "Base",
+    "Blob",
+    "RenderJob",
     "Deadline",
     "Game",
     "ImapState",

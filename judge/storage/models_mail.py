@@ -12,7 +12,8 @@ from judge.storage.base import Base
 
 # "held": kept until its sender confirms the address (then "new" again), or expires
 INBOUND_STATUSES = ("new", "processing", "done", "failed", "held")
-OUTBOUND_STATUSES = ("pending", "sending", "sent", "dead")
+# "rendering": queued with a render job (judge.storage.models_blob), not sendable until done
+OUTBOUND_STATUSES = ("rendering", "pending", "sending", "sent", "dead")
 
 
 class InboundMail(Base):
@@ -52,8 +53,11 @@ class OutboundMail(Base):
     subject: Mapped[str] = mapped_column(String(998), default="")
     headers: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     body: Mapped[str] = mapped_column(Text, default="")
-    # [{"filename": ..., "mime": "type/subtype", "data_b64": ...}]
+    # [{"filename": ..., "mime": "type/subtype", "blob": sha256}] (older rows: "data_b64")
     attachments: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # the blob the attachments reference: a blob is pruned once no row references it
+    blob_sha256: Mapped[str | None] = mapped_column(
+        ForeignKey("blob.sha256", ondelete="RESTRICT"), index=True)
     kind: Mapped[str] = mapped_column(String(16), default="reply")  # reply | bulletin | notice
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
     list_id: Mapped[str | None] = mapped_column(String(255))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, load_only
 
 from judge.storage.models_game import Account, Deadline, Game, Press, Seat, Turn, Vote
 
@@ -22,6 +22,30 @@ def account_by_address(session: Session, address: str) -> Account | None:
 def games_with_status(session: Session, statuses: Sequence[str]) -> list[Game]:
     stmt = select(Game).where(Game.status.in_(list(statuses))).order_by(Game.name)
     return list(session.scalars(stmt))
+
+
+def games_page(session: Session, statuses: Sequence[str], page: int, per_page: int,
+               ) -> tuple[list[tuple[Game, int]], int]:
+    """(one page of the games with ``statuses`` by name, each with the number of people in
+    it; how many games in all): three queries however many games (issue 16: LIST).
+
+    People, not seat rows: seed 001's fewer-player games give one person several seats; a
+    seat without an account (a computer power) counts as one."""
+    where = Game.status.in_(list(statuses))
+    total = int(session.scalar(select(func.count(Game.id)).where(where)) or 0)
+    # the listed columns only: a game's position and options are JSON worth kilobytes
+    games = list(session.scalars(
+        select(Game).options(load_only(Game.id, Game.name, Game.status, Game.phase,
+                                       Game.language, Game.variant))
+        .where(where).order_by(Game.name).offset((max(1, page) - 1) * per_page)
+        .limit(per_page)))
+    people: dict[int, set[int]] = {g.id: set() for g in games}
+    if games:
+        for game_id, seat_id, account_id in session.execute(
+                select(Seat.game_id, Seat.id, Seat.account_id)
+                .where(Seat.game_id.in_(list(people)))):
+            people[game_id].add(account_id if account_id is not None else -seat_id)
+    return [(g, len(people[g.id])) for g in games], total
 
 
 def seat_by_power(session: Session, game_id: int, power: str) -> Seat | None:

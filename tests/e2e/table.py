@@ -94,8 +94,9 @@ class Table:
             failed = "\n".join(e for e in s.scalars(
                 select(InboundMail.error).where(InboundMail.status == "failed")) if e)
             # mail held back on purpose (grey press waits for its hourly batch) is not due yet
+            # "rendering": a results bulletin whose map is being drawn after its turn's commit
             pending = s.scalars(select(OutboundMail.id).where(
-                OutboundMail.status.in_(("pending", "sending")),
+                OutboundMail.status.in_(("rendering", "pending", "sending")),
                 OutboundMail.next_attempt_at <= self.clock.now)).first()
         return ("new" in inbound or "processing" in inbound or pending is not None), failed
 

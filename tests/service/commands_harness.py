@@ -55,7 +55,9 @@ class Harness:
                               session=session)
             dispatch(ctx)
             session.flush()
-            # everything queued in this transaction, also by the turns code (bulletins)
+        # everything queued in this transaction, also by the turns code (bulletins), read
+        # after the commit: a results bulletin is rendered then (judge.service.rendering)
+        with self.db.session() as session:
             rows = [r for r in mailrepo.list_outbound(session, limit=10_000) if r.id > before]
             sent = [Sent(r.to_addr, r.subject, r.body, r.kind, dict(r.headers or {}))
                     for r in sorted(rows, key=lambda r: r.id)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from judge.service.wakeups import sweep_early
-from judge.storage import Database, gamerepo
+from judge.storage import Database, blobrepo, gamerepo
 from judge.storage.models import OutboundMail
 from tests.bulletins.test_golden import check_golden
 from tests.service.commands_harness import GM, Harness, password_of
@@ -56,7 +56,10 @@ def test_a_retreat_bulletin_has_its_map_and_every_power_its_units(db: Database,
     movement, retreat = _bulletin(db, "S1901M", italy), _bulletin(db, "S1901R", italy)
     for mail in (movement, retreat):
         (picture,) = mail.attachments
-        assert picture["mime"] == "image/png" and picture["data_b64"]
+        # the map is stored once, by its sha256, and the message references it (issue 16)
+        assert picture["mime"] == "image/png" and picture["blob"] == mail.blob_sha256
+        with db.session() as s:
+            assert blobrepo.blobs(s, [picture["blob"]])[picture["blob"]].startswith(b"\x89PNG")
     assert retreat.attachments[0]["filename"] == "club-S1901R.png"
     check_golden(f"club_retreats.{lang}.txt", retreat.subject, retreat.body)
 

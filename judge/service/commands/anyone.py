@@ -78,17 +78,29 @@ def game_status(s: MailSession, game: Game) -> dict[str, Any]:
             "seats": seat_rows(s, game) if game.status != "forming" else []}
 
 
+# games per LIST reply; ``LIST 2`` is the second page
+LIST_PAGE = 50
+
+
 @handles(Verb.LIST)
 def list_command(s: MailSession, cmd: Command) -> None:
+    page = 1
     if cmd.game:
-        game = _game(s, cmd.game)
-        if game is not None:
-            s.say(Done.GAME_STATUS, **game_status(s, game))
-        return
+        # ``LIST 2``: a page number, unless a game has that name
+        if not (cmd.game.isdigit() and len(cmd.game) < 7 and int(cmd.game) > 0
+                and s.store.game_by_name(cmd.game) is None):
+            game = _game(s, cmd.game)
+            if game is not None:
+                s.say(Done.GAME_STATUS, **game_status(s, game))
+            return
+        page = int(cmd.game)
+    # one page, in a constant number of queries however many games (issue 16)
+    found, total = s.store.games_page(("forming", "active", "paused"), page, LIST_PAGE)
     rows = [{"game": g.name, "status": g.status, "phase": g.phase, "language": g.language,
-             "joined": _players(s, g), "needed": games.game_variant(g).players}
-            for g in s.store.games_with_status(("forming", "active", "paused"))]
-    s.say(Done.GAME_LIST, games=rows)
+             "joined": joined, "needed": games.game_variant(g).players} for g, joined in found]
+    pages = max(1, -(-total // LIST_PAGE))
+    s.say(Done.GAME_LIST, games=rows, page=page, pages=pages, verb=cmd.text.split()[0].upper()
+          if cmd.text.split() else "LIST")
 
 
 def bulletin_text(bulletins: dict[str, Any], lang: str) -> str:

@@ -1,7 +1,7 @@
 """Computer powers: the council (ledger, trust) as it stood at each adjudicated phase, for
 ROLLBACK.
 
-Revision ID: 0005_i14
+Revision ID: 0005_council_snapshot
 Revises: 0004_confirmations
 Create Date: 2026-12-02
 """
@@ -9,7 +9,7 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0005_i14'
+revision = '0005_council_snapshot'
 down_revision = '0004_confirmations'
 branch_labels = None
 depends_on = None

@@ -91,7 +91,7 @@ def cpu_times(pid: int, thread: int | None = None) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
-def wait_port(port: int, timeout: float = 30.0) -> None:
+def wait_port(port: int, timeout: float = 120.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:

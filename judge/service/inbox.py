@@ -27,6 +27,7 @@ from judge.runner import Runner
 from judge.service import confirm
 from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
+from judge.service.commands import reply_text
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
@@ -377,8 +378,12 @@ class DrainRunner(Runner):
         self.on_handled, self.dispatcher, self.now, self.batch = on_handled, dispatcher, now, batch
         self.next_sweep = 0.0
         self.ahead = PreparedAhead()
+        self.warmed = False
 
     async def one_round(self) -> float | None:
+        if not self.warmed:  # once: the reply templates compiled outside any transaction
+            self.warmed = True
+            await asyncio.to_thread(reply_text.warm)
         # raises only when the database itself is failing: the mail stays stored
         handled = await asyncio.to_thread(drain_some, self.db, self.settings, self.decode,
                                           self.dispatcher, self.now, self.batch,

@@ -29,9 +29,8 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
-from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.mail.outbox import OutboxRunner
 from judge.service import deadlines, inbox, turns
@@ -40,6 +39,8 @@ from judge.storage import Database
 from judge.storage.gamerepo import account_for, submit_orders
 from judge.storage.guardrepo import confirm_account
 from judge.storage.models import Blob, Game, OutboundMail, Seat, default_game_options
+
+STANDARD = installed_variant("standard")
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -65,10 +66,10 @@ def create_games(db: Database, count: int) -> list[int]:
         for i in range(count):
             game = Game(name=f"size{i:03d}", language="en", options=default_game_options(),
                         gm_account_id=gm.id, status="active", phase="S1901M",
-                        position=position_to_json(Position.initial()), created=START)
+                        position=position_to_json(STANDARD.initial_position()), created=START)
             s.add(game)
             s.flush()
-            for power in POWERS:
+            for power in STANDARD.powers:
                 address = f"{power.lower()}{i}@players.test"
                 account = account_for(s, address, START)
                 confirm_account(s, address, START)
@@ -86,7 +87,7 @@ def play_phase(db: Database, settings: Settings, game_id: int, now: datetime,
         game = s.get(Game, game_id)
         assert game is not None
         position = position_from_json(game.position)
-        for power in POWERS:
+        for power in STANDARD.powers:
             orders = [str(o) for o in random_orders(position, power, rng)]
             submit_orders(s, game_id, game.phase, power, orders, now)
     with db.session() as s:

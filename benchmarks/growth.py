@@ -31,9 +31,8 @@ from typing import Any
 
 from sqlalchemy import event, insert, select
 
-from judge.adjudicator.geography import POWERS
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_to_json
-from judge.adjudicator.position import Position
 from judge.archive.webapp import ArchiveApp
 from judge.service.dispatch import dispatch
 from judge.service.uow import IncomingMail, MailContext
@@ -43,13 +42,15 @@ from judge.storage.archive_queries import _game_row
 from judge.storage.guardrepo import confirm_account
 from judge.storage.models import Account, Game, Seat, Turn, default_game_options
 
+STANDARD = installed_variant("standard")
+
 NOW = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("active", "active", "forming", "finished", "paused")
 STRANGER = "reader@example.net"
 
 
 def fill(db: Database, games: int) -> None:
-    position = position_to_json(Position.initial())
+    position = position_to_json(STANDARD.initial_position())
     options = default_game_options()
     with db.session() as s:
         s.execute(insert(Account), [{"address": f"p{i}@players.test", "display_name": f"P {i}",
@@ -71,7 +72,7 @@ def fill(db: Database, games: int) -> None:
             s.execute(insert(Seat), [{"game_id": gid, "power": power,
                                       "account_id": accounts[(gid * 7 + k) % len(accounts)],
                                       "preferences": []}
-                                     for gid, _ in chunk for k, power in enumerate(POWERS)])
+                                     for gid, _ in chunk for k, power in enumerate(STANDARD.powers)])
             s.execute(insert(Turn), [{"game_id": gid, "phase": "S1901M",
                                       "position_before": position, "position_after": position,
                                       "orders_submitted": {}, "orders_generated": {},

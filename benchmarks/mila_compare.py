@@ -2,22 +2,44 @@
 
 A busy machine slows both alike, so the ratio is the figure to quote. MILA is not a dependency:
 install it apart (``python -m venv /tmp/mila && /tmp/mila/bin/pip install diplomacy==1.1.2``)
-and run ``PYTHONPATH=. /tmp/mila/bin/python benchmarks/mila_compare.py [GAMES]``. Both sides play
-seeded random games with random legal orders (each engine lists its own), to 1913; times are
-CPU time of this thread per movement phase, and per listing of every power's legal orders.
+and run, from the repository root with the judge's environment on PATH (for ``judge``):
+``PYTHONPATH=. /tmp/mila/bin/python benchmarks/mila_compare.py [--games 8] [--phases 1000]``.
+
+1. Random games: both sides play seeded random games with random legal orders (each engine lists
+   its own), to 1913; CPU time of this thread per movement phase (``adjudicate()`` and every
+   result read, against ``process()``), and per listing of every power's legal orders (ours:
+   ``all_possible_orders``, one call; MILA: ``get_all_possible_orders()``). Every listing is
+   read (orders counted).
+2. Real positions: the first PHASES movement phases of the Droidippy sample corpus (about 31
+   units, the players' own supports and convoys), the same positions and orders on both sides.
+   MILA: CPU time of ``process()`` alone (setting the position up is not counted), its units
+   read after each. Ours, JSON in and out included: (a) in this process, the batch form of
+   ``judge adjudicate --jsonl`` (``cli_adjudicate.adjudicate_lines``: parse each line, adjudicate,
+   write each answer) on the whole text, every answer parsed back and checked; (b) the real
+   command, ``judge adjudicate --jsonl FILE`` as a child process (its CPU time from
+   ``getrusage``), for the whole batch (start-up included) and per phase beyond a one-line run
+   (start-up excluded). Both sides' totals are divided by the phases: mean per phase.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
+import json
 import random
+import resource
+import shutil
 import statistics
-import sys
+import subprocess
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant as installed_variant
-from judge.adjudicator.possible import possible_orders, random_orders
+from judge.adjudicator.possible import all_possible_orders, random_orders
+from judge.cli_adjudicate import _handler_for_requests, adjudicate_lines
 
 STANDARD = installed_variant("standard")
 
@@ -33,6 +55,7 @@ def mila_game(seed: int, movement: list[float], listing: list[float]) -> None:
         t0 = time.thread_time_ns()
         possible = game.get_all_possible_orders()
         t1 = time.thread_time_ns()
+        assert sum(len(os) for os in possible.values()) > 0
         is_movement = game.get_current_phase().endswith("M")
         if is_movement:
             listing.append((t1 - t0) / 1000)
@@ -54,20 +77,130 @@ def our_game(seed: int, movement: list[float], listing: list[float]) -> None:
     while position.phase.year < LAST_YEAR:
         if position.phase.is_movement:
             t0 = time.thread_time_ns()
-            for power in STANDARD.powers:
-                possible_orders(position, power)
+            listed = all_possible_orders(position)
             listing.append((time.thread_time_ns() - t0) / 1000)
+            assert sum(len(os) for by_loc in listed.values() for os in by_loc.values()) > 0
         orders = {power: random_orders(position, power, rng) for power in STANDARD.powers}
         t0 = time.thread_time_ns()
         result = adjudicate(position, orders)
+        read = sum(len(rs) for rs in result.results.values())  # built on first read: time it
         t1 = time.thread_time_ns()
+        assert read >= len(position.units) or not position.phase.is_movement
         if position.phase.is_movement:
             movement.append((t1 - t0) / 1000)
         position = result.position
 
 
+def corpus_requests(count: int) -> list[dict[str, Any]]:
+    """The first ``count`` movement phases with orders of the sample corpus, as requests."""
+    from tests.corpus.droidippy import SAMPLE, read_record, records, request_for
+
+    out: list[dict[str, Any]] = []
+    for _, text in records(SAMPLE):
+        for phase in read_record(text):
+            if phase.name.endswith("M") and phase.orders:
+                out.append(request_for(phase, {}))
+                if len(out) == count:
+                    return out
+    return out
+
+
+def mila_batch(requests: list[dict[str, Any]]) -> tuple[float, int]:
+    """CPU microseconds of MILA's ``process()`` over the positions, and the units it left."""
+    from diplomacy import Game
+
+    total = 0
+    units = 0
+    for request in requests:
+        game = Game()
+        game.clear_units()
+        game.clear_centers()
+        game.set_current_phase(request["phase"])
+        for power, texts in request["units"].items():
+            game.set_units(power, texts)
+        for power, centres in request["centers"].items():
+            game.set_centers(power, centres)
+        for power, orders in request["orders"].items():
+            game.set_orders(power, orders)
+        t0 = time.thread_time_ns()
+        game.process()
+        total += time.thread_time_ns() - t0
+        units += sum(len(us) for us in game.get_units().values())
+    return total / 1000, units
+
+
+def our_batch(text: str, count: int) -> tuple[float, int]:
+    """CPU microseconds of the batch form in this process, JSON in and out; units answered."""
+    handler = _handler_for_requests()
+    out: list[str] = []
+    t0 = time.thread_time_ns()
+    code = adjudicate_lines(text.splitlines(keepends=True), out.append, handler)
+    took = time.thread_time_ns() - t0
+    answers = [json.loads(line) for line in out]
+    assert code == 0 and len(answers) == count and all("results" in a for a in answers)
+    return took / 1000, sum(len(us) for a in answers for us in a["units"].values())
+
+
+def child_cpu_us(judge: str, path: Path, count: int) -> float:
+    """CPU microseconds of ``judge adjudicate --jsonl path``, its answers read and counted."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        [judge, "adjudicate", "--jsonl", str(path)], capture_output=True, text=True, check=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == count and all("results" in a for a in answers)
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
+
+
+def real_positions(phases: int, rounds: int = 5) -> None:
+    requests = corpus_requests(phases)
+    text = "".join(json.dumps(r) + "\n" for r in requests)
+    judge = shutil.which("judge")
+    mila_us = ours_us = 0.0
+    mila_units = our_units = 0
+    child_full: list[float] = []
+    child_one: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        full, one = Path(tmp) / "batch.jsonl", Path(tmp) / "one.jsonl"
+        full.write_text(text, "utf-8")
+        one.write_text(text.splitlines(keepends=True)[0], "utf-8")
+        our_batch(text, len(requests))  # warm caches, as a long-running judge has them
+        mila_batch(requests[:50])
+        step = -(-len(requests) // rounds)
+        for i in range(rounds):  # interleaved, so a change of load hits both sides
+            part = requests[i * step:(i + 1) * step]
+            m, mu = mila_batch(part)
+            o, ou = our_batch("".join(json.dumps(r) + "\n" for r in part), len(part))
+            mila_us, ours_us, mila_units, our_units = (
+                mila_us + m, ours_us + o, mila_units + mu, our_units + ou
+            )
+            if judge:
+                child_full.append(child_cpu_us(judge, full, len(requests)))
+                child_one.append(child_cpu_us(judge, one, 1))
+    n = len(requests)
+    units = sum(len(us) for r in requests for us in r["units"].values()) / n
+    print(f"real positions: {n} movement phases of the Droidippy sample, {units:.1f} units each;"
+          f" units after: MILA {mila_units}, ours {our_units}")
+    mila = mila_us / n
+    print(f"us per phase (mean cpu): MILA process() {mila:.0f}; ours, batch in this process,"
+          f" JSON in and out {ours_us / n:.0f}: {mila / (ours_us / n):.1f}x")
+    if judge:
+        whole = statistics.median(child_full) / n
+        start = statistics.median(child_one)
+        beyond = (statistics.median(child_full) - start) / (n - 1)
+        print(f"`judge adjudicate --jsonl` ({judge}), cpu: {whole:.0f} us per phase with start-up"
+              f" ({mila / whole:.1f}x), {beyond:.0f} us per phase beyond a one-line run"
+              f" ({mila / beyond:.1f}x; start-up {start / 1000:.0f} ms)")
+    else:
+        print("`judge` is not on PATH: the command-line run was skipped")
+
+
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8, help="random games per side")
+    parser.add_argument("--phases", type=int, default=1000, help="real movement phases")
+    args = parser.parse_args()
     for seed in range(10):  # warm both sides' caches
         our_game(10_000 + seed, [], [])
     mila_game(10_000, [], [])
@@ -77,17 +210,17 @@ def main() -> None:
     mila_list: list[float] = []
     our_move: list[float] = []
     our_list: list[float] = []
-    for seed in range(games):
+    for seed in range(args.games):
         mila_game(seed, mila_move, mila_list)
         our_game(seed, our_move, our_list)
     mm, om = statistics.median(mila_move), statistics.median(our_move)
     ml, ol = statistics.median(mila_list), statistics.median(our_list)
-    print(f"movement phases: {len(our_move)} ours, {len(mila_move)} MILA")
+    print(f"random games: movement phases: {len(our_move)} ours, {len(mila_move)} MILA")
     print(f"us per movement phase (median cpu): MILA {mm:.0f}, ours {om:.0f}: {mm / om:.1f}x")
-    print(
-        f"us to list every power's legal orders (median cpu): MILA {ml:.0f}, ours {ol:.0f} "
-        f"(7 possible_orders calls, {ol / 7:.0f} each): {ml / ol:.1f}x"
-    )
+    print(f"us to list every power's legal orders (median cpu): MILA {ml:.0f}, ours {ol:.0f}:"
+          f" {ml / ol:.1f}x")
+    if args.phases:
+        real_positions(args.phases)
 
 
 if __name__ == "__main__":

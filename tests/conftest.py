@@ -14,6 +14,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from judge.service.auth import configure as configure_password_cost
+from judge.service.auth import forget_verified
 
 # No timed assertions in tests (speed is measured by benchmarks/): hypothesis's per-example
 # deadline is one, and it fails at random on a loaded machine.
@@ -27,6 +28,15 @@ hypothesis_settings.load_profile("judge")
 TEST_HASH_LOG2_N = 10
 os.environ.setdefault("JUDGE_PASSWORD_HASH_LOG2_N", str(TEST_HASH_LOG2_N))
 configure_password_cost(TEST_HASH_LOG2_N)
+
+
+
+@pytest.fixture(autouse=True)
+def _fresh_password_memory() -> None:
+    """Each test starts with no remembered password match (judge.service.auth): tests count
+    scrypt checks, and a match remembered from another test would hide one."""
+    forget_verified()
+
 
 # the database fixtures (db, db_url, migrated databases) serve every test package
 pytest_plugins = ["tests.dbfixtures"]

@@ -22,8 +22,9 @@ from judge.adjudicator.variant import Lot, Variant, VariantError
 DEFAULT_VARIANT = "standard"
 
 
+@cache
 def variant_names() -> tuple[str, ...]:
-    """Every installed variant, sorted."""
+    """Every installed variant, sorted (package data: read once; every request asks)."""
     root = resources.files("judge.variants")
     return tuple(
         sorted(e.name for e in root.iterdir() if e.joinpath("variant.json").is_file())

@@ -58,11 +58,12 @@ class Board:
         return frozenset(c for c, p in self.provinces.items() if p.supply_center)
 
     def home_centers(self, power: str) -> tuple[str, ...]:
-        return tuple(sorted(c for c, p in self.provinces.items() if p.home == power))
+        return _home_centers(self, power)
 
     @property
     def all_home_centers(self) -> dict[str, tuple[str, ...]]:
-        return {power: self.home_centers(power) for power in self.powers}
+        """A new dict each time (callers may change it); its tuples are computed once."""
+        return {power: _home_centers(self, power) for power in self.powers}
 
     def province_of(self, location: str) -> str:
         return location.split("/", 1)[0]
@@ -120,6 +121,11 @@ class Board:
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
+
+
+@cache
+def _home_centers(board: Board, power: str) -> tuple[str, ...]:
+    return tuple(sorted(c for c, p in board.provinces.items() if p.home == power))
 
 
 @cache

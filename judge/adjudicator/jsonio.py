@@ -14,6 +14,7 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
 from typing import Any
 
 from judge.adjudicator.adjudication import Options, adjudicate
@@ -88,7 +89,7 @@ def variant_from_request(obj: Any) -> Variant:
 
 
 def _string_list(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str, len(value)))):
         raise RequestError(f"{what} must be a list of strings")
     return value
 
@@ -99,7 +100,23 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
+# What a unit's text reads as on a board, checked: a batch of requests names the same units
+# again and again (emptied when full, as orders.py does with its texts).
+_CHECKED_UNITS: dict[tuple[Board, str, str], Unit] = {}
+
+
 def _read_unit(text: str, power: str, board: Board) -> Unit:
+    key = (board, text, power)
+    unit = _CHECKED_UNITS.get(key)
+    if unit is None:
+        unit = _check_unit(text, power, board)
+        if len(_CHECKED_UNITS) >= 20_000:
+            _CHECKED_UNITS.clear()
+        _CHECKED_UNITS[key] = unit
+    return unit
+
+
+def _check_unit(text: str, power: str, board: Board) -> Unit:
     try:
         unit = parse_unit(text, power)
     except NotationError as exc:
@@ -245,6 +262,13 @@ def adjudicate_json(obj: Any) -> dict[str, Any]:
     options = options_from_json(
         obj.get("options"), variant, obj.get("italy_joins"), position.phase
     )
+    return answer_json(position, orders, options, variant)
+
+
+def answer_json(
+    position: Position, orders: dict[str, list[Order]], options: Options, variant: Variant
+) -> dict[str, Any]:
+    """The answer to a request already read (the house rules' handler reads it once)."""
     result = adjudicate(position, orders, options, variant)
     after = position_to_json(result.position, variant)
     return {

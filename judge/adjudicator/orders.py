@@ -32,7 +32,7 @@ class Unit:
         return self.location.split("/", 1)[0]
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        return f"{self.type._value_} {self.location}"
 
 
 # Units are immutable values; making a frozen dataclass costs about a microsecond, and the
@@ -57,7 +57,7 @@ class Hold:
     location: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} H"
+        return f"{self.unit_type._value_} {self.location} H"
 
 
 @final
@@ -70,7 +70,7 @@ class Move:
 
     def __str__(self) -> str:
         via = " VIA" if self.via_convoy else ""
-        return f"{self.unit_type.value} {self.location} - {self.target}{via}"
+        return f"{self.unit_type._value_} {self.location} - {self.target}{via}"
 
 
 @final
@@ -83,7 +83,7 @@ class SupportHold:
 
     def __str__(self) -> str:
         return (
-            f"{self.unit_type.value} {self.location} S {self.supported_type.value} {self.supported}"
+            f"{self.unit_type._value_} {self.location} S {self.supported_type._value_} {self.supported}"
         )
 
 
@@ -98,8 +98,8 @@ class SupportMove:
 
     def __str__(self) -> str:
         return (
-            f"{self.unit_type.value} {self.location} S "
-            f"{self.supported_type.value} {self.supported} - {self.target}"
+            f"{self.unit_type._value_} {self.location} S "
+            f"{self.supported_type._value_} {self.supported} - {self.target}"
         )
 
 
@@ -112,7 +112,7 @@ class Convoy:
     target: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} C A {self.army} - {self.target}"
+        return f"{self.unit_type._value_} {self.location} C A {self.army} - {self.target}"
 
 
 @final
@@ -123,7 +123,7 @@ class Retreat:
     target: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} R {self.target}"
+        return f"{self.unit_type._value_} {self.location} R {self.target}"
 
 
 @final
@@ -135,7 +135,7 @@ class Disband:
     location: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} D"
+        return f"{self.unit_type._value_} {self.location} D"
 
 
 @final
@@ -145,7 +145,7 @@ class Build:
     location: str
 
     def __str__(self) -> str:
-        return f"{self.unit_type.value} {self.location} B"
+        return f"{self.unit_type._value_} {self.location} B"
 
 
 @final
@@ -177,8 +177,26 @@ class NotationError(ValueError):
     """The text is not in canonical notation."""
 
 
+# Orders are immutable values and the same texts come back phase after phase (a batch of
+# ``judge adjudicate`` requests, a game's holds and supports), so what a text reads as is kept;
+# the tables are emptied when full, as a hostile stream of distinct texts could fill them.
+_ORDER_TEXTS: dict[str, Order] = {}
+_UNIT_TEXTS: dict[tuple[str, str], Unit] = {}
+_TEXTS_KEPT = 20_000
+
+
 def parse_canonical(text: str) -> Order:
     """Read one order in canonical notation (whitespace and case are forgiven, nothing else)."""
+    order = _ORDER_TEXTS.get(text)
+    if order is None:
+        order = _parse_canonical(text)
+        if len(_ORDER_TEXTS) >= _TEXTS_KEPT:
+            _ORDER_TEXTS.clear()
+        _ORDER_TEXTS[text] = order
+    return order
+
+
+def _parse_canonical(text: str) -> Order:
     norm = " ".join(text.upper().split())
     if norm == "WAIVE":
         return Waive()
@@ -206,10 +224,20 @@ def parse_canonical(text: str) -> Order:
     raise NotationError(f"not a canonical order: {text!r}")
 
 
+_UNIT_PATTERN = re.compile(rf"^{_UT} {_LOC}$")
+
+
 def parse_unit(text: str, power: str) -> Unit:
-    """Read ``A PAR`` / ``F STP/SC`` for ``power``."""
-    norm = " ".join(text.upper().split())
-    m = re.match(rf"^{_UT} {_LOC}$", norm)
-    if not m:
-        raise NotationError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
-    return Unit(power, UnitType(m.group(1)), m.group(2))
+    """Read ``A PAR`` / ``F STP/SC`` for ``power`` (the shared value of ``unit_value``)."""
+    key = (text, power)
+    unit = _UNIT_TEXTS.get(key)
+    if unit is None:
+        norm = " ".join(text.upper().split())
+        m = _UNIT_PATTERN.match(norm)
+        if not m:
+            raise NotationError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+        unit = unit_value(power, UnitType(m.group(1)), m.group(2))
+        if len(_UNIT_TEXTS) >= _TEXTS_KEPT:
+            _UNIT_TEXTS.clear()
+        _UNIT_TEXTS[key] = unit
+    return unit

@@ -56,12 +56,14 @@ class OrderResult(NamedTuple):
         return self.outcome is Outcome.SUCCEEDS
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"order": str(self.order)}
-        out["result"] = "succeeds" if self.succeeded else "fails"
-        if not self.succeeded:
-            out["reason"] = self.outcome.value
+        # ``_value_`` rather than ``value``: the same string without the enum's descriptor,
+        # which costs a microsecond per order of a batch
+        if self.outcome is Outcome.SUCCEEDS:
+            out: dict[str, Any] = {"order": str(self.order), "result": "succeeds"}
+        else:
+            out = {"order": str(self.order), "result": "fails", "reason": self.outcome._value_}
         if self.refusal is not None:
-            out["refusal"] = self.refusal.value
+            out["refusal"] = self.refusal._value_
         if self.by:
             out["by"] = list(self.by)
         if self.dislodged_by is not None:

@@ -4,7 +4,9 @@
 convoyed ones the fleets on the board could carry, supports, convoys; retreat: retreats and
 disband; adjustment: builds by home centre, waive under ``"WAIVE"``, or removals). Every order
 listed passes ``legality.check``. ``random_orders`` draws one order per unit from these lists
-with an injected ``random.Random``, so games are reproducible.
+with an injected ``random.Random``, so games are reproducible. ``all_possible_orders(position)``
+lists every power's in one call. What the map alone decides (a unit's moves, the supports it
+could give into each province, ready made) is built once per board, unit type and location.
 """
 
 from __future__ import annotations
@@ -155,12 +157,23 @@ def _convoys(board: Board, fleet_loc: str, army: str) -> tuple[Convoy, ...]:
 
 
 class _SeaView:
-    """What every power's listing shares: the sea lanes and who they could carry where."""
+    """What every power's listing shares: who could move where, the sea lanes and who they
+    could carry where."""
 
-    __slots__ = ("key", "lanes", "by_sea_into")
+    __slots__ = ("key", "lanes", "by_sea_into", "into")
 
     def __init__(self, board: Board, units: dict[str, Unit], key: tuple[object, ...]) -> None:
         self.key = key
+        # the units that could move into each province, in the order of ``_movers_into``
+        # (by location): what the supports into it are about
+        self.into: dict[str, list[tuple[str, tuple[UnitType, str]]]] = {}
+        for prov, unit in sorted(units.items(), key=lambda item: item[1].location):
+            if unit.type is ARMY and not board.can_army_stand(unit.location):
+                continue
+            if unit.type is FLEET and not board.can_fleet_stand(unit.location):
+                continue
+            for target in _reach(board, unit.type, unit.location):
+                self.into.setdefault(target, []).append((prov, (unit.type, unit.location)))
         self.lanes = (
             _SeaLanes(board, units) if any(u.type is FLEET for u in units.values()) else None
         )
@@ -193,44 +206,95 @@ def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
     return view
 
 
+class _UnitTable:
+    """What a unit of one type at one location may be ordered, as far as the map alone says:
+    its hold and moves, and for each province it could support into, the support orders ready
+    made (a hold support by the location of the unit supported, a move support by the location
+    it moves from). Built once per board, type and location; a listing then only looks up
+    which of them the units on the board make real."""
+
+    __slots__ = ("own", "adjacent", "targets")
+
+    def __init__(self, board: Board, kind: UnitType, loc: str) -> None:
+        prov = loc.split("/", 1)[0]
+        self.own = _own_moves(board, kind, loc)
+        self.adjacent = board.army_adjacency.get(prov, frozenset())
+        movers_into = _movers_into(board)
+        targets: list[_Target] = []
+        for target in sorted(_reach(board, kind, loc)):
+            holds: dict[tuple[UnitType, str], SupportHold] = {}
+            for where in (target, *board.provinces[target].coasts):
+                for other in (ARMY, FLEET):
+                    if other is ARMY and where == target and board.can_army_stand(where):
+                        holds[(other, where)] = _support_hold(kind, loc, other, where)
+                    if other is FLEET and board.can_fleet_stand(where):
+                        holds[(other, where)] = _support_hold(kind, loc, other, where)
+            movers = {
+                (other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
+                for mover_prov, other, mover_loc in movers_into.get(target, ())
+                if mover_prov != prov
+            }
+            targets.append((target, holds, movers))
+        self.targets = tuple(targets)
+
+
+_Target = tuple[
+    str,
+    dict[tuple[UnitType, str], SupportHold],
+    dict[tuple[UnitType, str], SupportMove],
+]
+
+
+@cache
+def _unit_table(board: Board, kind: UnitType, loc: str) -> _UnitTable:
+    return _UnitTable(board, kind, loc)
+
+
+def _unit_orders(
+    board: Board, units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit
+) -> list[Order]:
+    t, loc = unit.type, unit.location
+    table = _unit_table(board, t, loc)
+    lanes = view.lanes
+    by_sea_into = view.by_sea_into
+    into = view.into
+    orders: list[Order] = list(table.own)
+    if t is ARMY and lanes is not None:
+        adjacent = table.adjacent
+        for target in sorted(lanes.reach(prov)):
+            orders.append(_convoyed_move(loc, target, target in adjacent))
+    for target, holds, movers in table.targets:
+        other = units.get(target)
+        if other is not None:
+            hold = holds.get((other.type, other.location))
+            if hold is None:  # a unit where the map says none can stand: made as asked
+                hold = _support_hold(t, loc, other.type, other.location)
+            orders.append(hold)
+        seen: set[str] = set()
+        for mover_prov, key in into.get(target, ()):
+            order = movers.get(key)
+            if order is not None:  # None: the supporter itself
+                seen.add(mover_prov)
+                orders.append(order)
+        for army in by_sea_into.get(target, ()):
+            if army.location not in seen and army.location != prov and army.location != target:
+                seen.add(army.location)
+                orders.append(_support_move(t, loc, ARMY, army.location, target))
+    if t is FLEET and lanes is not None and prov in lanes.stretch_of:
+        for army_prov, army in units.items():
+            if army.type is ARMY:
+                orders.extend(_convoys(board, loc, army_prov))
+    return orders
+
+
 def _movement(position: Position, power: str, board: Board) -> dict[str, list[Order]]:
     units = position.units
     view = _sea_view(board, units)
-    lanes = view.lanes
-    by_sea_into = view.by_sea_into
-    movers_into = _movers_into(board)
-    out: dict[str, list[Order]] = {}
-    for prov, unit in units.items():
-        if unit.power != power:
-            continue
-        t, loc = unit.type, unit.location
-        orders: list[Order] = list(_own_moves(board, t, loc))
-        if t is ARMY and lanes is not None:
-            adjacent = board.army_adjacency.get(prov, frozenset())
-            for target in sorted(lanes.reach(prov)):
-                orders.append(_convoyed_move(loc, target, target in adjacent))
-        for target in sorted(_reach(board, t, loc)):
-            other = units.get(target)
-            if other is not None:
-                orders.append(_support_hold(t, loc, other.type, other.location))
-            seen: set[str] = set()
-            for mover_prov, kind, mover_loc in movers_into.get(target, ()):
-                mover = units.get(mover_prov)
-                if mover is None or mover.type is not kind or mover.location != mover_loc:
-                    continue
-                if mover_prov != prov:
-                    seen.add(mover_prov)
-                    orders.append(_support_move(t, loc, kind, mover_loc, target))
-            for army in by_sea_into.get(target, ()):
-                if army.location not in seen and army.location != prov and army.location != target:
-                    seen.add(army.location)
-                    orders.append(_support_move(t, loc, ARMY, army.location, target))
-        if t is FLEET and lanes is not None and prov in lanes.stretch_of:
-            for army_prov, army in units.items():
-                if army.type is ARMY:
-                    orders.extend(_convoys(board, loc, army_prov))
-        out[loc] = orders
-    return out
+    return {
+        unit.location: _unit_orders(board, units, view, prov, unit)
+        for prov, unit in units.items()
+        if unit.power == power
+    }
 
 
 def _retreats(position: Position, power: str) -> dict[str, list[Order]]:
@@ -278,6 +342,26 @@ def possible_orders(
     if position.phase.is_retreat:
         return _retreats(position, power)
     return _adjustments(position, power, b)
+
+
+def all_possible_orders(
+    position: Position, board: Board | None = None
+) -> dict[str, dict[str, list[Order]]]:
+    """``possible_orders`` of every power of the position's variant, in one call (a movement
+    phase is listed in one pass over the units): power -> location -> orders."""
+    v = installed_variant(position.variant)
+    b = board or v.board
+    if not position.phase.is_movement:
+        return {power: possible_orders(position, power, b) for power in v.powers}
+    units = position.units
+    view = _sea_view(b, units)
+    out: dict[str, dict[str, list[Order]]] = {power: {} for power in v.powers}
+    for prov, unit in units.items():
+        mine = out.get(unit.power)
+        if mine is None:
+            mine = out[unit.power] = {}
+        mine[unit.location] = _unit_orders(b, units, view, prov, unit)
+    return out
 
 
 def random_orders(

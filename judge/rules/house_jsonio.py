@@ -11,7 +11,8 @@ from typing import Any
 
 from judge.adjudicator.jsonio import (
     RequestError,
-    adjudicate_json,
+    answer_json,
+    options_from_json,
     orders_from_json,
     position_from_json,
 )
@@ -41,10 +42,18 @@ def adjudicate_json_with_rules(obj: dict[str, Any]) -> dict[str, Any]:
         made = house_orders(position, submitted, request)
     except HouseRequestError as exc:
         raise RequestError(str(exc)) from exc
-    orders = {str(p).upper(): list(t) for p, t in (plain.get("orders") or {}).items()}
-    for power, generated in made.items():
-        orders.setdefault(power, []).extend(str(g) for g in generated)
-    answer = adjudicate_json({**plain, "orders": orders})
+    # the request is read once: the made-up orders are read as the submitted ones were
+    # (``orders_from_json``), after them, power by power
+    orders = submitted
+    if made:
+        orders = dict(submitted)
+        for power, generated in made.items():
+            extra = orders_from_json({power: [str(g) for g in generated]}, position, request.variant)
+            orders[power] = orders.get(power, []) + extra[power]
+    options = options_from_json(
+        plain.get("options"), request.variant, plain.get("italy_joins"), position.phase
+    )
+    answer = answer_json(position, orders, options, request.variant)
     _mark_generated(answer, made)
     answer["generated"] = {p: [str(g) for g in gen] for p, gen in made.items()}
     answer["generated_reasons"] = {

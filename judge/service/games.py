@@ -204,9 +204,14 @@ def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
 
 def player_addresses(session: Any, game: Game) -> dict[str, str]:
     """Lower-cased real address -> power, for every playing seat (the CC check)."""
+    seats = playing_seats(session, game)
+    # one query for the accounts, not one per seat: every orders mail copied to anyone (the
+    # judge's own address counts) asks this
+    addresses = playrepo.addresses_of_accounts(
+        session, [s.account_id for s in seats if s.account_id is not None])
     result: dict[str, str] = {}
-    for seat in playing_seats(session, game):
-        address = address_of_account(session, seat.account_id)
+    for seat in seats:
+        address = addresses.get(seat.account_id) if seat.account_id is not None else None
         if address:
             result[address.lower()] = seat.power
     return result

@@ -27,6 +27,7 @@ from judge.runner import Runner
 from judge.service import confirm, rendering
 from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
+from judge.service.commands import reply_text
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_raw
 from judge.service.uow import IncomingMail, MailContext
@@ -113,6 +114,7 @@ def process_batch(
     only_id: int | None = None,
     claimed: list[int] | None = None,
     stopping: Callable[[], bool] = lambda: False,
+    ahead: PreparedAhead | None = None,
 ) -> list[int]:
     """Handle up to ``limit`` of the oldest new mails in ONE transaction; returns their ids.
 
@@ -133,6 +135,12 @@ def process_batch(
         for row in peek_new_inbound(reader, limit, only_id=only_id):
             if mails and (stopping() or time.monotonic() - started > PREPARE_SECONDS):
                 break
+            kept = ahead.take(row.id) if ahead is not None else None
+            if kept is not None:  # prepared by an earlier round that had no time for it
+                mails[row.id], prepared[row.id], masked_ahead = kept
+                if masked_ahead is not None:
+                    premasked[row.id] = masked_ahead
+                continue
             mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
                                    settings)
             prepared[row.id] = dispatch_module.prepare(reader, mails[row.id], settings)
@@ -175,7 +183,46 @@ def process_batch(
         finish_inbound(session, results)
         for inbound_id, raw in masked:
             set_inbound_raw(session, inbound_id, raw)
-    return [r[0] for r in results]
+    handled = [r[0] for r in results]
+    if ahead is not None:
+        done = set(handled)
+        for inbound_id, mail in mails.items():
+            if inbound_id not in done:
+                ahead.keep(inbound_id, mail, prepared[inbound_id], premasked.get(inbound_id))
+    return handled
+
+
+# a mail prepared ahead: decoded, its preparation, its raw copy masked (the passwords masked)
+_Ahead = tuple[IncomingMail, Prepared, tuple[frozenset[str], bytes] | None]
+
+
+class PreparedAhead:
+    """Mails a round prepared (decoded, passwords checked, orders read, raw copy masked) but
+    had no time to handle, kept for the next round of the same drain.
+
+    A batch prepares up to ``DRAIN_BATCH`` mails but its write transaction stops after
+    ``BATCH_SECONDS``; on a busy machine it handled one or two, and the next round prepared
+    the rest again: each mail was prepared about seven times (issue 16, measured with SIGNON
+    mails). What is kept checks itself where it is used, as any preparation does (a password
+    check is keyed by the stored hash it was made against, an order parse by the phase, the
+    masked copy by the passwords the handling found), so a mail that waited is handled the
+    same. A mail's raw bytes do not change while it is new. Bounded: emptied when full (a
+    mail another drain took is never asked for again).
+    """
+
+    LIMIT = 4 * DRAIN_BATCH
+
+    def __init__(self) -> None:
+        self._kept: dict[int, _Ahead] = {}
+
+    def take(self, inbound_id: int) -> _Ahead | None:
+        return self._kept.pop(inbound_id, None)
+
+    def keep(self, inbound_id: int, mail: IncomingMail, prepared: Prepared,
+             masked: tuple[frozenset[str], bytes] | None) -> None:
+        if len(self._kept) >= self.LIMIT:
+            self._kept.clear()
+        self._kept[inbound_id] = (mail, prepared, masked)
 
 
 def _masked(row: object, secrets: set[str], decode: Decoder, settings: Settings) -> bytes:
@@ -264,16 +311,18 @@ def drain_some(
     now: Callable[[], datetime] = utcnow,
     limit: int = 1,
     stopping: Callable[[], bool] = lambda: False,
+    ahead: PreparedAhead | None = None,
 ) -> list[int]:
     """Handle up to ``limit`` waiting mails in one transaction; if one of them fails, all of
-    them are handled again one per transaction. Returns the ids handled (done or failed)."""
+    them are handled again one per transaction. Returns the ids handled (done or failed).
+    ``ahead``: the drain's mails prepared and not yet handled (see ``PreparedAhead``)."""
     if limit <= 1:
         one = process_one(db, settings, decode, dispatcher, now)
         return [] if one is None else [one]
     claimed: list[int] = []
     try:
         return process_batch(db, settings, decode, dispatcher, now, limit, claimed=claimed,
-                             stopping=stopping)
+                             stopping=stopping, ahead=ahead)
     except Exception:
         if not claimed:
             raise  # the database itself is failing
@@ -345,12 +394,17 @@ class DrainRunner(Runner):
         self.db, self.settings, self.decode = db, settings, decode
         self.on_handled, self.dispatcher, self.now, self.batch = on_handled, dispatcher, now, batch
         self.next_sweep = 0.0
+        self.ahead = PreparedAhead()
+        self.warmed = False
 
     async def one_round(self) -> float | None:
+        if not self.warmed:  # once: the reply templates compiled outside any transaction
+            self.warmed = True
+            await asyncio.to_thread(reply_text.warm)
         # raises only when the database itself is failing: the mail stays stored
         handled = await asyncio.to_thread(drain_some, self.db, self.settings, self.decode,
                                           self.dispatcher, self.now, self.batch,
-                                          self.stopping.is_set)
+                                          self.stopping.is_set, self.ahead)
         if handled:
             self.on_handled()
             return 0

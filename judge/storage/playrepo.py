@@ -19,6 +19,17 @@ def account_by_address(session: Session, address: str) -> Account | None:
     return session.scalar(select(Account).where(func.lower(Account.address) == address.lower()))
 
 
+def addresses_of_accounts(session: Session, account_ids: Sequence[int]) -> dict[int, str]:
+    """Account id -> address, in one query (the CC check of every orders mail asks for a
+    whole game's players)."""
+    if not account_ids:
+        return {}
+    rows = session.execute(
+        select(Account.id, Account.address).where(Account.id.in_(sorted(set(account_ids))))
+    )
+    return {int(row[0]): str(row[1]) for row in rows}
+
+
 def games_with_status(session: Session, statuses: Sequence[str]) -> list[Game]:
     stmt = select(Game).where(Game.status.in_(list(statuses))).order_by(Game.name)
     return list(session.scalars(stmt))

@@ -124,6 +124,46 @@ def test_array_in_array_out(capsys, monkeypatch) -> None:
     assert answers[1]["units"] == {"ITALY": ["A VEN"]}
 
 
+def test_jsonl_batch_answers_each_line_as_one_request(capsys, monkeypatch, tmp_path) -> None:
+    """Issue 16: one answer line per request line, the same answers as one request at a time;
+    a bad line answers an error on its line, the others go on, and the exit code is 2."""
+    one = {"phase": "S1901M", "units": {"ITALY": ["A VEN"]}, "orders": {"ITALY": ["A VEN - PIE"]}}
+    two = {"phase": "F1901M", "units": {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI"]},
+           "orders": {"AUSTRIA": ["A TRI - VEN"], "ITALY": ["A VEN H"]}}
+    lines = f"{json.dumps(one)}\n\n{json.dumps(two)}\n"
+    code, out, err = _run(capsys, monkeypatch, lines, "--jsonl")
+    assert code == 0 and err == ""
+    assert [json.loads(line) for line in out.splitlines()] == [
+        adjudicate_json(one), adjudicate_json(two)
+    ]
+    path = tmp_path / "batch.jsonl"
+    path.write_text(lines + '{"phase": "S1901M", "units": {"ITALY": ["A XYZ"]}}\n{nope\n[1]\n'
+                    + json.dumps(one) + "\n", "utf-8")
+    code, out, err = _run(capsys, monkeypatch, "", "--jsonl", str(path))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and err == "" and len(answers) == 6
+    assert "line 4: unknown province" in answers[2]["error"]
+    assert answers[3]["error"].startswith("line 5: malformed JSON")
+    assert answers[4]["error"].startswith("line 6: ") and "object" in answers[4]["error"]
+    assert answers[5] == answers[0]
+
+
+def test_jsonl_answers_are_the_same_bytes_with_either_json_library() -> None:
+    """orjson (the optional ``fast`` extra) and the standard library write the same lines."""
+    pytest.importorskip("orjson")
+    request = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"], "ITALY": ["A VEN"]},
+               "orders": {"FRANCE": ["A PAR - BUR", "F BRE S A PAR - BUR"], "ITALY": ["A VEN - é"]}}
+    text = [json.dumps(request, ensure_ascii=False) + "\n", "{bad\n"]
+    fast: list[str] = []
+    plain: list[str] = []
+    handler = cli_adjudicate._handler_for_requests()
+    assert cli_adjudicate.adjudicate_lines(text, fast.append, handler, fast=True) == 2
+    assert cli_adjudicate.adjudicate_lines(text, plain.append, handler, fast=False) == 2
+    assert fast[0] == plain[0] and json.loads(fast[0])["error"].startswith("line 1: bad order")
+    assert fast[1].startswith('{"error":"line 2: malformed JSON')
+    assert plain[1].startswith('{"error":"line 2: malformed JSON')
+
+
 @pytest.mark.parametrize(
     ("request_text", "words"),
     [

@@ -136,6 +136,18 @@ def test_possible_orders_are_all_legal(seed: int) -> None:
                 assert check(pos, power, order) is None, (str(pos.phase), power, str(order))
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_all_possible_orders_is_every_power_listing(seed: int) -> None:
+    """The one-call listing (issue 16) is each power's ``possible_orders``, order for order."""
+    from judge.adjudicator.possible import all_possible_orders
+
+    pos = _random_position(seed)
+    listed = all_possible_orders(pos)
+    assert set(listed) == set(STANDARD.powers)
+    for power in STANDARD.powers:
+        assert listed[power] == possible_orders(pos, power), (str(pos.phase), power)
+
+
 def test_possible_orders_include_convoys_and_supports() -> None:
     options = possible_orders(MOVEMENT, "ENGLAND")
     texts = {str(o) for os in options.values() for o in os}

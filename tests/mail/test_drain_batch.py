@@ -285,3 +285,34 @@ def test_stop_request_while_redoing_a_failed_batch(db: CountingDb, settings: Set
     assert statuses(db) == {mid: ("failed" if mid == ids[5] else "done") for mid in ids}
     # the failed one's reply says it could not be handled
     assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
+
+
+@BOTH
+def test_a_mail_prepared_and_not_handled_is_not_prepared_again(
+        db: CountingDb, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: a round whose write transaction stops early (here: after one mail) keeps
+    what it prepared for the others; the next rounds handle them without preparing again,
+    and each is handled once with its reply."""
+    ids = store(db, 5)
+    prepared: Counter[str] = Counter()
+    real = dispatch_module.prepare
+
+    def counting(reader, mail, settings_):  # noqa: ANN001
+        prepared[mail.message_id] += 1
+        return real(reader, mail, settings_)
+
+    monkeypatch.setattr(dispatch_module, "prepare", counting)
+    monkeypatch.setattr(inbox, "BATCH_SECONDS", -1.0)  # every batch stops after its first mail
+    rec = Recorder()
+    ahead = inbox.PreparedAhead()
+    handled: list[int] = []
+    while True:
+        got = inbox.drain_some(db, settings, decode, rec, limit=inbox.DRAIN_BATCH, ahead=ahead)
+        if not got:
+            break
+        assert len(got) == 1
+        handled.extend(got)
+    assert len(handled) == 5 and set(statuses(db).values()) == {"done"}
+    assert prepared == Counter({mid: 1 for mid in ids})
+    assert rec.calls == Counter({mid: 1 for mid in ids})
+    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})

@@ -12,7 +12,7 @@ from typing import Any
 from judge.i18n import LANGUAGES, check_lang
 from judge.templating import text_environment, with_article_fr
 
-__all__ = ["LANGUAGES", "check_lang", "has_message", "message", "page", "with_article_fr"]
+__all__ = ["LANGUAGES", "check_lang", "has_message", "message", "page", "warm", "with_article_fr"]
 
 
 def _module(lang: str) -> Any:
@@ -29,6 +29,14 @@ def message(lang: str, key: str, **params: Any) -> str:
 def page(lang: str, name: str, **params: Any) -> str:
     template = text_environment(check_lang(lang)).get_template(f"replies/{name}.txt.j2")
     return template.render(**params)
+
+
+def warm() -> None:
+    """Compile the reply templates of every language now (a few hundred ms): done when the
+    drain starts, so the first mails' replies are not compiled inside a write transaction
+    that holds SQLite's lock while LMTP deliveries wait for it (issue 16)."""
+    for lang in LANGUAGES:
+        _module(lang)
 
 
 def has_message(lang: str, key: str) -> bool:

@@ -75,7 +75,8 @@ def address(power: str, index: int, domain: str) -> str:
     return f"{power.lower()}.{index}@{domain}"
 
 
-def create_games(url: str, games: int, deadline: datetime) -> None:
+def create_games(url: str, games: int, deadline: datetime,
+                 stream_games: int = STREAM_GAMES) -> None:
     """N storm games due at ``deadline`` with every order in, and the stream's games (due in
     three days, Turkey never ordering), through the storage layer in a few transactions."""
     from sqlalchemy import update
@@ -96,7 +97,7 @@ def create_games(url: str, games: int, deadline: datetime) -> None:
     position = position_to_json(Position.initial())
     specs = [(f"storm{i}", i, "storm.test", deadline) for i in range(games)]
     specs += [(f"stream{j}", j, "stream.test", now + timedelta(days=3))
-              for j in range(STREAM_GAMES)]
+              for j in range(stream_games)]
     for start in range(0, len(specs), 200):
         with db.session() as s:
             for name, index, domain, due in specs[start:start + 200]:
@@ -180,8 +181,8 @@ class Relay:
 # --------------------------------------------------------------------------- the judges
 
 
-def start_judges(url: str, nodes: int, relay_port: int, log_dir: Path) -> list[tuple[
-        subprocess.Popen[bytes], int]]:
+def start_judges(url: str, nodes: int, relay_port: int, log_dir: Path, workers: int,
+                 ) -> list[tuple[subprocess.Popen[bytes], int]]:
     judges = []
     for node in range(nodes):
         port = free_port()
@@ -190,11 +191,11 @@ def start_judges(url: str, nodes: int, relay_port: int, log_dir: Path) -> list[t
                    JUDGE_SMTP_HOST="127.0.0.1", JUDGE_SMTP_PORT=str(relay_port),
                    JUDGE_REPLIES_PER_ADDRESS_PER_DAY="100000", JUDGE_LOG_LEVEL="WARNING",
                    JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()),
-                   JUDGE_SCHEDULER_SWEEP_SECONDS="5")
+                   JUDGE_SCHEDULER_SWEEP_SECONDS="5", JUDGE_TURN_WORKERS=str(workers))
         env.pop("JUDGE_CONFIG", None)
-        log = (log_dir / f"node{node}.log").open("wb")
-        proc = subprocess.Popen([sys.executable, "-m", "judge.cli_mail", "serve"], env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        with (log_dir / f"node{node}.log").open("wb") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "judge.cli_mail", "serve"], env=env,
+                                    stdout=log, stderr=subprocess.STDOUT)
         judges.append((proc, port))
     for _, port in judges:
         wait_port(port)
@@ -294,7 +295,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
-def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: float) -> int:
+def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: float,
+        workers: int = 0) -> float | None:
+    """One storm; returns the seconds until every bulletin was at the relay (None: not)."""
     from judge.storage import Database
 
     deadline_wall = datetime.now(UTC) + timedelta(seconds=lead)
@@ -309,7 +312,7 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
     relay = Relay()
     db = Database(url)
     with tempfile.TemporaryDirectory() as tmp:
-        judges = start_judges(url, nodes, relay.port, Path(tmp))
+        judges = start_judges(url, nodes, relay.port, Path(tmp), workers)
         stream = Stream([port for _, port in judges], rate)
         peak_rss = [0] * len(judges)
         adjudicated_at = at_relay_at = None
@@ -350,7 +353,8 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
     all_acks = [lat for _, lat in stream.acks]
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     backend = "PostgreSQL" if "postgresql" in url else "SQLite"
-    print(f"\n== storm: {games} games due at once, {backend}, {nodes} node(s), "
+    how = "turn pool" if workers >= 0 else "no pool (one thread, as before)"
+    print(f"\n== storm: {games} games due at once, {backend}, {nodes} node(s), {how}, "
           f"{os.cpu_count()} cores; load: {load}")
     if adjudicated_at is None:
         print(f"NOT all adjudicated within {timeout:.0f}s: {turns} of {games}")
@@ -375,7 +379,7 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
               "ack p99 < 1 s")
     else:
         print("targets (issue 16): ack p99 < 1 s; report the N adjudicated within 60 s")
-    return 0 if at_relay_at is not None else 1
+    return None if at_relay_at is None else at_relay_at - deadline
 
 
 def postgres_database() -> tuple[str, object]:
@@ -411,22 +415,33 @@ def main() -> None:
                         help="seconds from the end of the setup to the deadline "
                              "(default: enough for the judges to start)")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--compare", action="store_true",
+                        help="then the same storm without the turn pool (the peer), and the ratio")
     args = parser.parse_args()
-    drop = None
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.url
-        if args.postgres:
-            url, drop = postgres_database()
-        elif not url:
-            url = f"sqlite:///{tmp}/storm.db"
-        # the setup time grows with N; the judges need about 10 s to start
-        lead = args.lead or 15.0 + args.games * 0.03 + 3 * args.nodes
-        try:
-            status = run(url, args.games, args.nodes, args.rate, lead, args.timeout)
-        finally:
-            if drop is not None:
-                drop()  # type: ignore[operator]
-    sys.exit(status)
+    if args.compare and args.url:
+        parser.error("--compare needs a fresh database per run: SQLite (default) or --postgres")
+    results: list[float | None] = []
+    for workers in ([0, -1] if args.compare else [0]):
+        drop = None
+        with tempfile.TemporaryDirectory() as tmp:
+            url = args.url
+            if args.postgres:
+                url, drop = postgres_database()
+            elif not url:
+                url = f"sqlite:///{tmp}/storm.db"
+            # the setup time grows with N; the judges need about 10 s to start
+            lead = args.lead or 30.0 + args.games * 0.05 + 5 * args.nodes
+            try:
+                results.append(run(url, args.games, args.nodes, args.rate, lead, args.timeout,
+                                   workers))
+            finally:
+                if drop is not None:
+                    drop()  # type: ignore[operator]
+    if args.compare and None not in results:
+        pool, peer = results
+        print(f"\nRESULT: all at the relay {pool:.1f} s with the pool, {peer:.1f} s without: "
+              f"{peer / pool:.2f}x")  # type: ignore[operator]
+    sys.exit(0 if None not in results else 1)
 
 
 if __name__ == "__main__":

@@ -151,7 +151,10 @@ class DeadlineScheduler:
         handled = 0
         more = True
         while more:
-            futures = [asyncio.wrap_future(self.pool.submit(now, sorted(skip)))
+            # each round at the clock's time: rows that fell due meanwhile (early looks
+            # queued by mail during a long storm) join it
+            at = max(now, self.now())
+            futures = [asyncio.wrap_future(self.pool.submit(at, sorted(skip)))
                        for _ in range(self.pool.workers)]
             more = False
             for future in asyncio.as_completed(futures):

@@ -69,7 +69,10 @@ def handle_row(session: Session, row_id: int, now: datetime, settings: Settings,
     if row is None or row.done:
         return None
     game = session.get(Game, row.game_id)
-    row.done = True
+    if row.kind == EARLY:
+        session.delete(row)  # a look, not a schedule: not kept once done
+    else:
+        row.done = True
     if game is None or game.status != "active" or row.phase != game.phase:
         return None  # a stale row: the game moved on, was paused or ended
     if row.kind == "reminder":

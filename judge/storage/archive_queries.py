@@ -85,7 +85,7 @@ def _revealed(session: Any, game: Game) -> list[dict[str, Any]]:
 
 def list_games(db: Database) -> list[dict[str, Any]]:
     """Every game that has left the forming stage, newest first."""
-    with db.session() as session:
+    with db.reading() as session:
         games = session.scalars(
             select(Game).where(Game.status != "forming").order_by(Game.id.desc())
         ).all()
@@ -107,7 +107,7 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
 
 def game_archive(db: Database, name: str) -> dict[str, Any] | None:
     """One game with all its processed phases (turn snapshots, oldest first)."""
-    with db.session() as session:
+    with db.reading() as session:
         game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
         if game is None or game.status == "forming":
             return None
@@ -121,7 +121,7 @@ def game_archive(db: Database, name: str) -> dict[str, Any] | None:
 
 def turn_archive(db: Database, name: str, phase: str) -> dict[str, Any] | None:
     """One processed phase of one game, with the game's public row."""
-    with db.session() as session:
+    with db.reading() as session:
         game = session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
         if game is None or game.status == "forming":
             return None

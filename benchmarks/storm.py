@@ -410,7 +410,7 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true",
                         help="a fresh PostgreSQL database on $JUDGE_TEST_POSTGRES_URL's server")
     parser.add_argument("--nodes", type=int, default=1)
-    parser.add_argument("--rate", type=float, default=4.0, help="order mails per second")
+    parser.add_argument("--rate", type=float, default=1.0, help="order mails per second")
     parser.add_argument("--lead", type=float, default=0.0,
                         help="seconds from the end of the setup to the deadline "
                              "(default: enough for the judges to start)")

@@ -93,6 +93,7 @@ class MailboxLock:
         if self.conn is not None:
             try:
                 self.conn.exec_driver_sql("SELECT 1")
+                self.conn.commit()  # not left idle in a transaction between polls
                 return True
             except Exception:
                 self.release()

@@ -51,12 +51,23 @@ class AppContext:
     outbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
     ports: dict[str, int] = field(default_factory=dict)  # bound ports, e.g. {"lmtp": 8024}
     started: asyncio.Event = field(default_factory=asyncio.Event)
+    # callables told after the drain handled mail: a game may be due now (the scheduler's)
+    deadline_pokes: list[Callable[[], None]] = field(default_factory=list)
 
     def wake_inbox(self) -> None:
         self.inbox_wake.set()
 
     def wake_outbox(self) -> None:
         self.outbox_wake.set()
+
+    def wake_deadlines(self) -> None:
+        for poke in self.deadline_pokes:
+            poke()
+
+    def mail_handled(self) -> None:
+        """Replies wait in the outbox; orders may have completed a game."""
+        self.wake_outbox()
+        self.wake_deadlines()
 
     def stop(self) -> None:
         self.stopping.set()
@@ -112,7 +123,7 @@ async def serve(
         listeners.append(listener)
         ctx.ports[name] = listener.port
     drain = DrainRunner(db, settings, decode, ctx.stopping, ctx.inbox_wake,
-                        on_handled=ctx.wake_outbox, now=ctx.now)
+                        on_handled=ctx.mail_handled, now=ctx.now)
     outbox = OutboxRunner(db, settings, ctx.stopping, ctx.outbox_wake, now=ctx.now,
                           on_dead=dead_letter_hook(settings, ctx.now))
     core: list[asyncio.Task[None]] = [

@@ -127,8 +127,11 @@ class Settings:
         5.0, "How often the inbox and outbox drains look at the database when nothing woke them.",
         section="running")
     scheduler_sweep_seconds: float = setting(
-        30.0, "How often the deadline scheduler re-reads the deadlines (a GM may have moved one) "
-        "and processes games whose orders are all in.")
+        30.0, "How often the deadline scheduler re-reads the earliest open deadline (one query: "
+        "another judge node may have moved one); games whose orders are all in wake it at once.")
+    turn_workers: int = setting(
+        0, "Processes adjudicating due games (0: one per core; SQLite always 1; -1: none, a "
+        "thread of the serving process does it, as before the pool, for comparison).")
     web_port: int = setting(
         8080, "The web archive: port and bind address (0.0.0.0 in a container).")
     web_host: str = setting("127.0.0.1", "")

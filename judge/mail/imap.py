@@ -21,6 +21,7 @@ from aioimaplib import aioimaplib
 from judge.runner import Runner
 from judge.settings import Settings
 from judge.storage import Database
+from judge.storage.claimrepo import MailboxLock
 from judge.storage.mailrepo import imap_watermark, set_imap_watermark, store_received
 
 from .listener import message_id_of
@@ -62,6 +63,8 @@ class ImapPoller(Runner):
         self.on_stored = on_stored
         self.now = now
         self.account = f"{settings.imap_user}@{settings.imap_host}/{settings.imap_folder}"
+        # several judge nodes on one database: one of them polls the mailbox at a time
+        self.mailbox_lock = MailboxLock(db, self.account)
 
     async def _connect(self) -> aioimaplib.IMAP4:
         s = self.settings
@@ -161,7 +164,13 @@ class ImapPoller(Runner):
 
     async def one_round(self) -> float | None:
         """Connect if needed, store what is new, then wait for news (IDLE or the poll
-        interval): that wait is this runner's snooze, so the next round starts at once."""
+        interval): that wait is this runner's snooze, so the next round starts at once.
+        Another node polling this mailbox: wait a poll interval and ask again."""
+        if not await asyncio.to_thread(self.mailbox_lock.hold):
+            if self.client is not None:
+                client, self.client = self.client, None
+                await _close(client, polite=True)
+            return None
         if self.client is None:
             self.client = await self._connect()
         await self.poll_once(self.client)
@@ -178,6 +187,7 @@ class ImapPoller(Runner):
         if self.client is not None:
             client, self.client = self.client, None
             await _close(client, polite=not self.stopping.is_set())
+        await asyncio.to_thread(self.mailbox_lock.release)
 
     async def run(self, stopping: asyncio.Event | None = None) -> None:
         """Poll until ``stopping``; cancelling it is safe (a stored mail is a duplicate later)."""

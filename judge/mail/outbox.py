@@ -26,6 +26,7 @@ from judge.service.verp import verp_address
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.blobrepo import blobs
+from judge.storage.claimrepo import claim_due_outbound
 from judge.storage.mailrepo import (
     due_outbound_rows,
     mark_outbound,
@@ -80,6 +81,8 @@ class OutboxRunner(Runner):
         self.unrecorded: list[tuple[int, datetime]] = []
         self._recording = asyncio.Lock()
         self.blobs: dict[str, bytes] = {}  # the blobs the rows of this round reference
+        # PostgreSQL: rows are claimed one at a time (several judges may share the outbox)
+        self.claiming = not db.is_sqlite
 
     # --- the database side, each call one transaction (run in a worker thread) -------------
 
@@ -95,30 +98,72 @@ class OutboxRunner(Runner):
             for row_id, when in pending:
                 mark_outbound_sent(session, [row_id], when)
 
-    def _record_failure(self, row: Any, error: str, permanent: bool) -> None:
+    def _claim_next(self) -> tuple[Any, Any] | None:
+        """A session holding the next due row (its transaction stays open), or None."""
+        session = self.db.open_session()
+        try:
+            rows = claim_due_outbound(session, self.now())
+        except BaseException:
+            session.close()
+            raise
+        if not rows:
+            session.rollback()
+            session.close()
+            return None
+        # the blob (a phase's map) this row references, read in the claim's transaction; the
+        # round's dict is emptied when the round starts, so it holds one round's maps at most
+        self.blobs.update(blobs(session, blob_refs(rows)))
+        return session, rows[0]
+
+    @staticmethod
+    def _commit_sent(session: Any, row_id: int, when: datetime) -> None:
+        mark_outbound_sent(session, [row_id], when)
+        session.commit()
+
+    @staticmethod
+    def _end_claim(session: Any) -> None:
+        session.rollback()  # a no-op after the commit; releases the row otherwise
+        session.close()
+
+    def _record_failure(self, row: Any, error: str, permanent: bool,
+                        claim: Any = None) -> None:
+        if claim is not None:
+            self._write_failure(claim, row, error, permanent)
+            claim.commit()
+            return
+        with self.db.session() as session:
+            self._write_failure(session, row, error, permanent)
+
+    def _write_failure(self, session: Any, row: Any, error: str, permanent: bool) -> None:
         tries = row.tries + 1
         dead = permanent or tries >= self.settings.max_send_tries
         values: dict[str, object] = {"tries": tries, "last_error": error[:2000]}
-        with self.db.session() as session:
-            if dead:
-                values["status"] = "dead"
-                log.error("outbound %d to %s dead after %d tries: %s", row.id, row.to_addr,
-                          tries, error)
-            else:
-                delay = jittered(retry_backoff(tries, self.settings.retry_base_seconds,
-                                               self.settings.retry_max_seconds))
-                values["next_attempt_at"] = self.now() + delay
-                log.warning("outbound %d to %s: %s; retry in %.0fs", row.id, row.to_addr,
-                            error, delay.total_seconds())
-            mark_outbound(session, row.id, **values)
-            if dead and self.on_dead is not None:
-                self.on_dead(session, row, error)
+        if dead:
+            values["status"] = "dead"
+            log.error("outbound %d to %s dead after %d tries: %s", row.id, row.to_addr,
+                      tries, error)
+        else:
+            delay = jittered(retry_backoff(tries, self.settings.retry_base_seconds,
+                                           self.settings.retry_max_seconds))
+            values["next_attempt_at"] = self.now() + delay
+            log.warning("outbound %d to %s: %s; retry in %.0fs", row.id, row.to_addr,
+                        error, delay.total_seconds())
+        mark_outbound(session, row.id, **values)
+        if dead and self.on_dead is not None:
+            self.on_dead(session, row, error)
 
     # --- one round -----------------------------------------------------------------------
 
     async def one_round(self) -> float | None:
         if self.unrecorded:
             await self._flush_unrecorded()
+        if self.claiming:
+            if await self._send_claimed():
+                return 0
+            nxt = await asyncio.to_thread(self._next_due)
+            if nxt is None:
+                return None
+            return max(0.0, min(self.poll_seconds, (nxt - self.now()).total_seconds()))
         rows, nxt = await asyncio.to_thread(self._due_or_next)
         if rows:
             await self._send_rows(rows)
@@ -131,8 +176,43 @@ class OutboxRunner(Runner):
         """One round's sending, for callers outside ``run``: returns how many the relay took."""
         if self.unrecorded:
             await self._flush_unrecorded()
+        if self.claiming:
+            return await self._send_claimed()
         rows, _ = await asyncio.to_thread(self._due_or_next)
         return await self._send_rows(rows)
+
+    def _next_due(self) -> datetime | None:
+        with self.db.reading() as session:
+            return next_due_time(session)
+
+    async def _send_claimed(self) -> int:
+        """Every lane claims and sends rows one at a time, up to a round's worth in all."""
+        self.blobs = {}
+        counts = await asyncio.gather(
+            *(self._claiming_lane(t, ROUND_ROWS // len(self.transports) or 1)
+              for t in self.transports), return_exceptions=True)
+        sent = 0
+        for count in counts:
+            if isinstance(count, BaseException):
+                raise count
+            sent += count
+        return sent
+
+    async def _claiming_lane(self, transport: Transport, limit: int) -> int:
+        sent = 0
+        while sent < limit and not self.unrecorded and not (sent and self.stopping.is_set()):
+            claim = await asyncio.to_thread(self._claim_next)
+            if claim is None:
+                break
+            session, row = claim
+            try:
+                outcome = await self._send_one(transport, row, session)
+            finally:
+                await asyncio.to_thread(self._end_claim, session)
+            if outcome is None:
+                break  # the relay is unreachable: this lane waits
+            sent += outcome
+        return sent
 
     async def _flush_unrecorded(self) -> None:
         async with self._recording:
@@ -165,9 +245,10 @@ class OutboxRunner(Runner):
             sent += outcome
         return sent
 
-    async def _send_one(self, transport: Transport, row: Any) -> int | None:
+    async def _send_one(self, transport: Transport, row: Any, claim: Any = None) -> int | None:
         """1 when sent and recorded, 0 when refused or unbuildable (recorded), None when the
-        relay could not be reached (recorded for this row)."""
+        relay could not be reached (recorded for this row). ``claim``: the session holding
+        the row (PostgreSQL), in which its outcome is recorded and committed."""
 
         def build(eight_bit: bool) -> bytes:
             try:
@@ -186,12 +267,21 @@ class OutboxRunner(Runner):
         except Unbuildable as exc:
             log.error("outbound %d to %r cannot be built, dead-lettered: %s", row.id,
                       row.to_addr, exc)
-            await asyncio.to_thread(self._record_failure, row, f"bad message: {exc}", True)
+            await asyncio.to_thread(self._record_failure, row, f"bad message: {exc}", True,
+                                    claim)
             return 0
         except SendFailure as exc:
-            await asyncio.to_thread(self._record_failure, row, exc.text, exc.permanent)
+            await asyncio.to_thread(self._record_failure, row, exc.text, exc.permanent, claim)
             return None if exc.text.startswith(("relay unreachable", "connection lost")) else 0
         when = self.now()
+        if claim is not None:
+            try:
+                await asyncio.to_thread(self._commit_sent, claim, row.id, when)
+            except Exception:
+                # kept, recorded before anything else is sent (this raises: sending stops)
+                self.unrecorded.append((row.id, when))
+                raise
+            return 1
         self.unrecorded.append((row.id, when))
         # its own commit, right after the 250; if it fails, this raises and sending stops
         await self._flush_unrecorded()

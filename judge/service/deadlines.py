@@ -5,6 +5,11 @@ deadline, ``reminder`` a day before) is a row, and the scheduler only ever asks 
 the earliest row not done. A judge that was down finds its overdue rows at start and handles
 them at once.
 
+Early processing (every order in before the deadline) is a row too: ``look_now`` adds an
+``early`` row due at once when something may have made the game ready -- a new set of orders,
+WAIT taken back, a new phase or deadline -- in the transaction that changed it, and the
+scheduler (woken by the commit) processes the game. No sweep over every game is needed.
+
 Deadlines are computed on the game's wall clock (zoneinfo): 72 hours after Saturday 20:00 in
 Rome is Tuesday 20:00 in Rome even when the clocks change in between.
 """
@@ -16,6 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.adjudicator.phase import Phase
+from judge.storage.claimrepo import EARLY, add_early_row, open_early_row
 from judge.storage.gamerepo import due_deadlines
 from judge.storage.gamerepo import next_deadline as earliest_row
 from judge.storage.models import Deadline, Game
@@ -70,7 +76,20 @@ def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: da
     if remind_at > now:
         session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at, kind="reminder",
                              done=False))
+    # a new phase may need no orders at all, a moved deadline may find them all in already
+    add_early_row(session, game.id, phase, now)
     session.flush()
+
+
+def look_now(session: Session, game: Game, now: datetime) -> None:
+    """Have the scheduler look at ``game`` at once: its orders may now be complete.
+
+    One row per game and phase while it is open (a burst of order mails adds one). The row
+    is committed with the change that made the game ready, so a crash loses neither."""
+    if game.status != "active" or game.deadline is None or game.deadline <= now:
+        return  # not running, or its deadline row is due anyway
+    if not open_early_row(session, game.id, game.phase):
+        add_early_row(session, game.id, game.phase, now)
 
 
 def clear(session: Session, game: Game) -> None:
@@ -79,7 +98,8 @@ def clear(session: Session, game: Game) -> None:
 
 
 def open_rows(session: Session, game: Game) -> list[Deadline]:
-    return open_deadlines(session, game.id)
+    """The game's open ``process`` and ``reminder`` rows (not the "look now" ones)."""
+    return [r for r in open_deadlines(session, game.id) if r.kind != EARLY]
 
 
 def due_rows(session: Session, now: datetime) -> list[Deadline]:

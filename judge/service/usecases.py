@@ -23,7 +23,7 @@ from typing import Any
 from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
-from judge.service import games, lockout, turns
+from judge.service import deadlines, games, lockout, turns
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
@@ -282,6 +282,8 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
         row = gamerepo.submit_orders(session, game.id, game.phase, power, stored, now,
                                      submitted_by_id=by_account_id)
         version = row.version
+        # the game may be complete now: the scheduler looks at it once this commits
+        deadlines.look_now(session, game, now)
     return OrdersOutcome(report, position, stored, version,
                          without_orders(position, power, stored))
 

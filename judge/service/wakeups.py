@@ -1,12 +1,22 @@
 """What the scheduler runs when it wakes: due deadline rows, reminders, early processing.
 
-Each game is handled in its own transaction, so one broken game never holds the others back;
-a failure is logged and the row stays open to be tried at the next wake-up.
+Each row is claimed and handled in its own transaction (``judge.storage.claimrepo``: the
+row's game is locked, ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), so any number of workers, in
+one judge or in several, share the due rows and never work on one game together; one broken
+game never holds the others back: a failure is logged, rolled back, and the row stays open to
+be tried at the next wake-up. A worker that dies mid-turn holds nothing: its transaction is
+rolled back and the row is claimed again.
+
+Early processing is an ``early`` row (``deadlines.look_now``) added when orders come in;
+``sweep_early`` (every active game) is kept for tests and tools, the scheduler never calls it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +28,7 @@ from judge.service.snapshot_rows import rules_status
 from judge.service.turns import TurnReport, process
 from judge.settings import Settings
 from judge.storage import Database
+from judge.storage.claimrepo import EARLY, claim_due_deadline
 from judge.storage.gamerepo import current_orders, seats
 from judge.storage.models import Deadline, Game
 from judge.storage.turnrepo import active_game_ids
@@ -58,12 +69,20 @@ def handle_row(session: Session, row_id: int, now: datetime, settings: Settings,
     if row is None or row.done:
         return None
     game = session.get(Game, row.game_id)
-    row.done = True
+    if row.kind == EARLY:
+        session.delete(row)  # a look, not a schedule: not kept once done
+    else:
+        row.done = True
     if game is None or game.status != "active" or row.phase != game.phase:
         return None  # a stale row: the game moved on, was paused or ended
     if row.kind == "reminder":
         remind(session, game, now, settings)
         return None
+    if row.kind == EARLY:
+        if game.deadline is None or game.deadline <= now:
+            return None  # a past deadline is its process row's (which charges late days)
+        report = process(session, game, now, settings)
+        return report if report.action not in ("nothing", "done_already", "inactive") else None
     report = process(session, game, now, settings)
     # not due after all (a suspension, someone waiting): keep a row at the deadline
     if report.action == "nothing" and game.deadline is not None:
@@ -71,20 +90,52 @@ def handle_row(session: Session, row_id: int, now: datetime, settings: Settings,
     return report
 
 
-def run_due(db: Database, settings: Settings, now: datetime) -> list[TurnReport]:
-    """Handle every deadline row whose time has come, one transaction each."""
-    with db.session() as session:
-        ids = [r.id for r in deadlines.due_rows(session, now)]
-    reports: list[TurnReport] = []
-    for row_id in ids:
+@dataclass
+class Pass:
+    """What one worker's pass over the due rows did."""
+
+    handled: int = 0
+    failed: list[int] = field(default_factory=list)  # row ids left open after an error
+    more: bool = False  # stopped by its time budget with rows perhaps still due
+    reports: list[TurnReport] = field(default_factory=list)
+
+
+def work_due(db: Database, settings: Settings, now: datetime, budget: float | None = None,
+             pause: float = 0.0, clock: Callable[[], float] = time.monotonic,
+             skip: Iterable[int] = ()) -> Pass:
+    """Claim and handle due rows, one transaction each, until none is left for this worker
+    (others may hold some) or ``budget`` seconds have passed. ``pause``: seconds to sleep
+    between transactions, so that on SQLite the other writers (mail intake) get the lock.
+    ``skip``: rows that failed earlier in this wake-up (not tried again in it)."""
+    done = Pass()
+    skipped = list(skip)
+    started = clock()
+    while True:
+        if budget is not None and done.handled and clock() - started >= budget:
+            done.more = True
+            return done
+        claimed: int | None = None
         try:
             with db.session() as session:
-                report = handle_row(session, row_id, now, settings)
+                claimed = claim_due_deadline(session, now, skipped + done.failed)
+                if claimed is None:
+                    return done
+                report = handle_row(session, claimed, now, settings)
+            done.handled += 1
             if report is not None:
-                reports.append(report)
+                done.reports.append(report)
         except Exception:
-            log.exception("deadline row %s failed; it stays open for the next wake-up", row_id)
-    return reports
+            if claimed is None:
+                raise  # the database itself is failing
+            log.exception("deadline row %s failed; it stays open for the next wake-up", claimed)
+            done.failed.append(claimed)
+        if pause:
+            time.sleep(pause)
+
+
+def run_due(db: Database, settings: Settings, now: datetime) -> list[TurnReport]:
+    """Handle every deadline row whose time has come, one transaction each."""
+    return work_due(db, settings, now).reports
 
 
 def sweep_early(db: Database, settings: Settings, now: datetime) -> list[TurnReport]:
@@ -107,8 +158,12 @@ def sweep_early(db: Database, settings: Settings, now: datetime) -> list[TurnRep
 
 
 def wake(db: Database, settings: Settings, now: datetime) -> datetime | None:
-    """One wake-up: due rows, then early processing; returns when to wake next."""
+    """One wake-up in this thread: every due row (early processing included); returns when
+    to wake next."""
     run_due(db, settings, now)
-    sweep_early(db, settings, now)
-    with db.session() as session:
+    return next_wake(db)
+
+
+def next_wake(db: Database) -> datetime | None:
+    with db.reading() as session:
         return deadlines.earliest_open(session)

@@ -117,6 +117,14 @@ class Database:
             except Exception:
                 log.exception("work after commit failed; the next sweep does it")
 
+    def open_session(self) -> Session:
+        """A session the caller ends itself (commit or rollback, then close), for a claim
+        held across awaits, e.g. an outbox row while it is at the relay. PostgreSQL only:
+        on SQLite it would hold the one write lock that long."""
+        if self.is_sqlite:
+            raise RuntimeError("a long-held claim needs PostgreSQL")
+        return self._sessions()
+
     @contextmanager
     def reading(self) -> Iterator[Session]:
         """A read-only transaction that never waits for, nor holds, the write lock.

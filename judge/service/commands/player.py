@@ -30,6 +30,8 @@ def _active(s: MailSession, game: Game) -> bool:
 def wait_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     seat.wait = cmd.verb is Verb.SET_WAIT
+    if not seat.wait:
+        deadlines.look_now(s.session, game, s.now)  # it may have been all that held the game
     s.say(Done.WAIT_SET if seat.wait else Done.NOWAIT_SET, phase=game.phase)
 
 

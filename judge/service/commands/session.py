@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
-from judge.service import confirm
+from judge.service import confirm, deadlines
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import Caller, Denied, Prepared
 from judge.service.commands import reply_text
@@ -163,6 +163,10 @@ class MailSession:
 
         self.settle()
         warn_unordered_units(self)
+        if self.actor is not None:
+            # whatever the signed-on player or GM did (orders, NOWAIT, a vote, a resignation)
+            # may have made the game ready: the scheduler looks at it once this commits
+            deadlines.look_now(self.session, self.actor.game, self.now)
         self.actor = None
 
     def finish(self) -> None:

@@ -81,9 +81,8 @@ def create_games(url: str, games: int, deadline: datetime,
     three days, Turkey never ordering), through the storage layer in a few transactions."""
     from sqlalchemy import update
 
-    from judge.adjudicator.geography import POWERS
+    from judge.adjudicator.catalog import variant as installed_variant
     from judge.adjudicator.jsonio import position_to_json
-    from judge.adjudicator.position import Position
     from judge.service import deadlines
     from judge.service.auth import hash_password
     from judge.storage import Database
@@ -94,7 +93,7 @@ def create_games(url: str, games: int, deadline: datetime,
     db.migrate()
     now = datetime.now(UTC)
     secret = hash_password(PASSWORD)
-    position = position_to_json(Position.initial())
+    position = position_to_json(installed_variant("standard").initial_position())
     specs = [(f"storm{i}", i, "storm.test", deadline) for i in range(games)]
     specs += [(f"stream{j}", j, "stream.test", now + timedelta(days=3))
               for j in range(stream_games)]
@@ -109,7 +108,7 @@ def create_games(url: str, games: int, deadline: datetime,
                             position=position, created=now)
                 s.add(game)
                 s.flush()
-                for power in POWERS:
+                for power in installed_variant("standard").powers:
                     account = Account(address=address(power, index, domain), created=now,
                                       confirmed_at=now)
                     s.add(account)

@@ -123,7 +123,6 @@ def process_batch(
     After the first mail, no further one is started once ``stopping()`` is true or the batch
     has run for ``BATCH_SECONDS``: those stay new.
     """
-    dispatcher = dispatcher or dispatch_module.dispatch
     # decode every mail, check its passwords and make its hashes (scrypt), read its orders
     # in a read-only transaction BEFORE the write transaction: on SQLite the write lock is
     # process-wide, and the slow part of a hostile mail must not run while it is held
@@ -172,7 +171,10 @@ def process_batch(
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
                               prepared=prepared.get(row.id))
-            note = handle(ctx, dispatcher)
+            # the dispatcher is looked up per mail, not once per round: a round that began
+            # before a mail arrived (the write transaction claims it though it was not
+            # peeked) must handle it with the dispatcher of the moment it is handled
+            note = handle(ctx, dispatcher or dispatch_module.dispatch)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
             if ctx.secrets and not ctx.held:
                 done_ahead = premasked.get(row.id)

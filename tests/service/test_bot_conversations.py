@@ -391,16 +391,27 @@ def test_a_solo_game_on_the_pure_map(db: Database) -> None:
     h = Harness(db)
     h.mail(GM, "CREATE puro gmpass\nVARIANT pure\nBOTS FRANCE\nSTART")
     seen = []
-    for _ in range(4):
+    while len(seen) < 4:
         game = h.game("puro")
-        assert game.status == "active" and game.phase.endswith("M")
-        units = game.position["units"].get(HUMAN, [])
-        h.mail(GM, "\n".join(["SIGNON FRANCE puro gmpass", *[f"{u} H" for u in units]]))
-        seen.append(game.phase)
+        if game.status == "finished":
+            break  # France, holding, may lose its one centre (the player is then out)
+        assert game.status == "active"
+        if game.phase.endswith("M"):
+            units = game.position["units"].get(HUMAN, [])
+            lines = [f"{u} H" for u in units]
+            seen.append(game.phase)
+        elif game.phase.endswith("R"):
+            # the computer powers attack on Pure: a French unit driven out is disbanded
+            lines = [f"{u} D" for u in game.position["dislodged"].get(HUMAN, {})]
+        else:
+            lines = ["WAIVE"]  # a build France may make is waived (holding is the point)
+        h.mail(GM, "\n".join(["SIGNON FRANCE puro gmpass", *lines]))
         assert h.game("puro").phase != game.phase
-    assert seen == ["S1901M", "F1901M", "S1902M", "F1902M"]
+    # whatever the computer powers do, 1901 is played in full before France can be out
+    assert len(seen) >= 2 and seen == ["S1901M", "F1901M", "S1902M", "F1902M"][:len(seen)]
     played = [t.phase for t in sorted(_rows(db, Turn, "puro"), key=lambda t: t.id)]
-    assert [p for p in played if p.endswith("M")] == seen
+    # (a France left without units has nothing to order: its phases are played at once)
+    assert [p for p in played if p.endswith("M")][:len(seen)] == seen
     spring = next(t for t in _rows(db, Turn, "puro") if t.phase == "S1901M")
     assert all(r["source"] == "computer" for p, rs in spring.outcomes.items() if p != HUMAN
                for r in rs)

@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     lines = sys.stdin.read().splitlines()
     report = parse_orders(
-        lines, args.lang, position=position, power=power, phase=phase, rules=args.rules
+        lines, args.lang, position=position, power=power, phase=phase, rules=args.rules,
+        variant=None if position is not None else getattr(args, "variant", DEFAULT_VARIANT),
     )
     out = report.reply_lines()
     if args.notes:

@@ -20,7 +20,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 
 from judge.archive import pages
 from judge.i18n import LANGUAGES
@@ -62,6 +63,11 @@ def _power_word(power: str, lang: str) -> str:
     return name if name != power else power.title()
 
 
+def _variant(ctx: Context) -> str:
+    """The variant of the page's game (the game row's ``variant`` column)."""
+    return str(ctx["game"]["variant"])
+
+
 @cache
 def _templates(lang: str = "en") -> Environment:
     """The archive's templates in ``lang``: its catalog, and the stored codes as words."""
@@ -71,7 +77,9 @@ def _templates(lang: str = "en") -> Environment:
     env.filters["seat_words"] = lambda code: pages.seat_words(code, lang)
     env.filters["source_words"] = lambda code: pages.source_words(code, lang)
     env.filters["status_words"] = lambda code: pages.status_words(code, lang)
-    env.filters["notation"] = lambda order: in_notation([str(order)], lang)[0]
+    # the game's own map names the places (a page's data carries its game's variant)
+    env.filters["notation"] = pass_context(
+        lambda ctx, order: in_notation([str(order)], lang, variant=_variant(ctx))[0])
     env.globals["outcome_words"] = lambda o: pages.outcome_words(o["result"], o["reason"],
                                                                  o["refusal"], lang)
     env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)

@@ -410,12 +410,13 @@ def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def render_letter(letter: Letter, lang: str) -> str:
+def render_letter(letter: Letter, lang: str, *, variant: str) -> str:
+    """The letter in ``lang``, places named as ``variant``'s map names them."""
     template = SENTENCES[letter.kind].get(lang, SENTENCES[letter.kind]["en"])
     fields: dict[str, object] = {
         "number": letter.number if letter.number is not None else "",
-        "deal": render(letter.proposal, lang) if letter.proposal is not None else "",
-        "zone": place_name(letter.proposal.zone, lang)
+        "deal": render(letter.proposal, lang, variant=variant) if letter.proposal is not None else "",
+        "zone": place_name(letter.proposal.zone, lang, variant=variant)
         if letter.proposal is not None and letter.proposal.zone else "",
     }
     for key, power in (("sender", letter.sender), ("about", letter.about)):

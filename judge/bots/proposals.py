@@ -157,17 +157,20 @@ def is_press_line(line: str) -> bool:
     return _match(fold(line).split(), VERBS) is not None
 
 
-def _province(words: list[str], i: int, lang: str) -> tuple[str, int] | None:
+def _province(words: list[str], i: int, lang: str, variant: str) -> tuple[str, int] | None:
     tokens = tuple(w.lower() for w in words)
     for language in (lang, *[lg for lg in LANGS if lg != lang]):
-        found = order_lexicon(language).match(tokens, i, frozenset({PROVINCE}))
+        found = order_lexicon(language, variant).match(tokens, i, frozenset({PROVINCE}))
         if found is not None:
             return found.value, found.end
     return None
 
 
-def parse_press(line: str, lang: str, sender: str) -> Proposal | ProposalAnswer | PressError:
-    """One negotiation line from ``sender`` (a power), read in ``lang`` first."""
+def parse_press(
+    line: str, lang: str, sender: str, *, variant: str
+) -> Proposal | ProposalAnswer | PressError:
+    """One negotiation line from ``sender`` (a power), read in ``lang`` first, with the
+    province names of ``variant``'s map."""
     words = fold(line).replace(",", " ").split()
     verb = _match(words, VERBS)
     if verb is None:
@@ -203,13 +206,13 @@ def parse_press(line: str, lang: str, sender: str) -> Proposal | ProposalAnswer 
             return PressError.SELF
         return Proposal(kind, sender, partner, against=third)
     if kind is Kind.DMZ:
-        place = _province(args, 0, lang)
+        place = _province(args, 0, lang, variant)
         if place is None or place[1] != len(args):
             return PressError.BAD_PROVINCE
         return Proposal(kind, sender, partner, zone=place[0])
     if kind is Kind.SUPPORT:
         text = " ".join(args)
-        parsed = parse_order(text, lang)
+        parsed = parse_order(text, lang, variant=variant)
         if parsed.order is None:
             return PressError.BAD_ORDER
         if not isinstance(parsed.order, Move):
@@ -219,7 +222,7 @@ def parse_press(line: str, lang: str, sender: str) -> Proposal | ProposalAnswer 
     shares: list[tuple[str, str]] = []
     i = 0
     while i < len(args):
-        place = _province(args, i, lang)
+        place = _province(args, i, lang, variant)
         if place is None or place[1] >= len(args):
             return PressError.BAD_SHARE
         owner = parse_power(args[place[1]])
@@ -236,20 +239,21 @@ def _power_name(power: str, lang: str) -> str:
     return command_lexicon().power_name(power, lang).upper()
 
 
-def render(proposal: Proposal, lang: str) -> str:
-    """The proposal as its sender would write it, in ``lang``: ``PROPONI FRANCIA PACE``."""
+def render(proposal: Proposal, lang: str, *, variant: str) -> str:
+    """The proposal as its sender would write it, in ``lang`` with the province names of
+    ``variant``'s map: ``PROPONI FRANCIA PACE``."""
     verb = VERBS["propose"][lang][0]
     kind = KINDS[proposal.kind][lang][0]
     head = f"{verb} {_power_name(proposal.partner, lang)} {kind}"
     if proposal.kind is Kind.SUPPORT and proposal.order is not None:
-        return f"{head} {describe(proposal.order, lang)}"
+        return f"{head} {describe(proposal.order, lang, variant=variant)}"
     if proposal.kind is Kind.SHARE:
-        parts = [f"{place_name(p, lang)} {_power_name(w, lang)}" for p, w in proposal.shares]
+        parts = [f"{place_name(p, lang, variant=variant)} {_power_name(w, lang)}" for p, w in proposal.shares]
         return f"{head} {' '.join(parts)}"
     if proposal.kind is Kind.ALLIANCE and proposal.against:
         return f"{head} {_power_name(proposal.against, lang)}"
     if proposal.kind is Kind.DMZ and proposal.zone:
-        return f"{head} {place_name(proposal.zone, lang)}"
+        return f"{head} {place_name(proposal.zone, lang, variant=variant)}"
     return head
 
 

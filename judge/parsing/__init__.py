@@ -16,7 +16,7 @@ Pure: no I/O. The public API, for the mail layer and the ``judge parse`` command
     report.orders                      # the orders that stand (valid, not replaced)
     report.reply_lines()               # one reply line per input line
 
-``parse_orders(lines, lang, position=None, power=None, phase=None)``:
+``parse_orders(lines, lang, position=None, power=None, phase=None, rules=None, *, variant=None)``:
   - ``lines``: an iterable of lines or one string; each line may hold several orders separated
     by ``,`` ``;`` a full stop, "and"/"et"/"e" before a unit, or a ``Power:`` label.
   - ``lang``: ``en``, ``fr`` or ``it``; a code that means different provinces in different
@@ -25,6 +25,8 @@ Pure: no I/O. The public API, for the mail layer and the ``judge parse`` command
     the reader fills in the unit type, the unit's own coast, and checks the unit exists, belongs
     to ``power`` (or to the power named by a ``Power:`` label) and may be ordered in this phase;
     in a retreat phase a move is read as a retreat. Without them only the map is consulted.
+  - ``variant``: the variant whose map names the provinces (and whose names the messages
+    use); a position gives its own, else the one named here, else the standard map.
   - The whole batch is read together: the later of two orders for one unit wins (both items get
     a note); a support "in place" of a unit the batch orders to move is refused; a unit type
     written in one order fills it in for another; a line holding only a power's name

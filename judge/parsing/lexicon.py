@@ -25,7 +25,6 @@ from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.parsing.text import phrase_tokens, tokenize
@@ -229,7 +228,7 @@ def _words(spec: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
 
 
 @cache
-def lexicon(lang: str, variant: str = DEFAULT_VARIANT) -> Lexicon:
+def lexicon(lang: str, variant: str) -> Lexicon:
     """The lexicon of ``lang`` (``en``, ``fr`` or ``it``) over the provinces of ``variant``'s
     map (a position names its variant), built once per pair."""
     if lang not in LANGS:

@@ -19,33 +19,35 @@ def _text(lang: str, message: str) -> str:
     return translations(lang).gettext(message)
 
 
-def place_name(code: str, lang: str) -> str:
-    """``SPA/NC`` -> ``Spain/NC`` in English, ``Espagne/NC`` in French."""
-    lex = lexicon(lang)
+def place_name(code: str, lang: str, *, variant: str) -> str:
+    """``SPA/NC`` -> ``Spain/NC`` in English, ``Espagne/NC`` in French (names of ``variant``'s map)."""
+    lex = lexicon(lang, variant)
     province, _, coast = code.partition("/")
     name = lex.name(province)
     return f"{name}/{coast}" if coast else name
 
 
-def render(reason: ParseError | Note, params: dict[str, Any], lang: str) -> str:
+def render(reason: ParseError | Note, params: dict[str, Any], lang: str, *, variant: str) -> str:
     """The message for ``reason`` in ``lang`` with ``params`` filled in."""
     texts = message_texts.ERRORS if isinstance(reason, ParseError) else message_texts.NOTES
     values: dict[str, Any] = {}
     for key, value in params.items():
-        values[key] = place_name(value, lang) if key in _PLACE_KEYS and value else value
+        values[key] = place_name(value, lang, variant=variant) if key in _PLACE_KEYS and value else value
     if reason is ParseError.UNKNOWN_PROVINCE:
-        values["suggestions"] = _suggestions(str(params.get("word", "")), lang)
+        values["suggestions"] = _suggestions(str(params.get("word", "")), lang, variant)
     elif reason is ParseError.AMBIGUOUS_PROVINCE:
-        values.update(_meanings(lexicon(lang).ambiguous.get(str(params.get("word")), {}), lang))
+        ambiguous = lexicon(lang, variant).ambiguous.get(str(params.get("word")), {})
+        values.update(_meanings(ambiguous, lang, variant))
         values["word"] = str(params.get("word", "")).upper()
     elif reason is Note.READ_IN_GAME_NOTATION:
-        values.update(_meanings(lexicon(lang).conflicts.get(str(params.get("word")), {}), lang))
+        conflicts = lexicon(lang, variant).conflicts.get(str(params.get("word")), {})
+        values.update(_meanings(conflicts, lang, variant))
         values["word"] = str(params.get("word", "")).upper()
     return _text(lang, texts[reason.value]) % _Defaults(values)
 
 
-def _suggestions(word: str, lang: str) -> str:
-    lex = lexicon(lang)
+def _suggestions(word: str, lang: str, variant: str) -> str:
+    lex = lexicon(lang, variant)
     codes = suggest(word, lex)
     if not codes:
         return ""
@@ -54,15 +56,15 @@ def _suggestions(word: str, lang: str) -> str:
     return _text(lang, message_texts.SUGGESTIONS) % {"choices": choices}
 
 
-def _meanings(by_lang: dict[str, str], lang: str) -> dict[str, str]:
+def _meanings(by_lang: dict[str, str], lang: str, variant: str) -> dict[str, str]:
     """What a word means in other notations: "Liverpool in French notation or Livonia..."."""
     notations = {other: _text(lang, text) for other, text in message_texts.NOTATIONS.items()}
     joiner = _text(lang, message_texts.OR)
     meanings = joiner.join(
-        f"{place_name(code, lang)} {notations[other]}" for other, code in sorted(by_lang.items())
+        f"{place_name(code, lang, variant=variant)} {notations[other]}" for other, code in sorted(by_lang.items())
     )
     others = "; ".join(
-        f"{notations[other]}: {place_name(code, lang)}" for other, code in sorted(by_lang.items())
+        f"{notations[other]}: {place_name(code, lang, variant=variant)}" for other, code in sorted(by_lang.items())
     )
     codes = joiner.join(sorted(set(by_lang.values())))
     return {"meanings": meanings, "others": others, "codes": codes}
@@ -75,9 +77,10 @@ class _Defaults(dict[str, Any]):
         return ""
 
 
-def describe(order: object, lang: str) -> str:
-    """A canonical order with province names of ``lang``: ``A Paris - Bourgogne``."""
-    lex = lexicon(lang)
+def describe(order: object, lang: str, *, variant: str) -> str:
+    """A canonical order with province names of ``lang`` on ``variant``'s map:
+    ``A Paris - Bourgogne``."""
+    lex = lexicon(lang, variant)
     words = []
     for word in str(order).split():
         province, _, coast = word.partition("/")
@@ -89,12 +92,12 @@ def describe(order: object, lang: str) -> str:
     return " ".join(words)
 
 
-def in_notation(orders: list[str], lang: str) -> list[str]:
+def in_notation(orders: list[str], lang: str, *, variant: str) -> list[str]:
     """Canonical orders with the province codes the game's players write: a French player
     reads ``A TOU - ESP`` (seed 000), never ``A MAR - SPA``, where MAR would be Morocco."""
     if lang == "en":
         return list(orders)
-    lex = lexicon(lang)
+    lex = lexicon(lang, variant)
     out = []
     for order in orders:
         words = []

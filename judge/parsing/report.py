@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.adjudicator.catalog import variant
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant
 from judge.adjudicator.orders import (
     Build,
     Disband,
@@ -47,6 +47,8 @@ class ParsedOrder:
     notes: list[tuple[Note, dict[str, Any]]] = field(default_factory=list)
     power: str | None = None  # a "Germany:" label written before the order
     replaced: bool = False  # a later order for the same unit replaced this one
+    # the variant whose map names the provinces in the messages (never assumed standard)
+    variant: str = field(kw_only=True)
 
     @property
     def ok(self) -> bool:
@@ -59,16 +61,16 @@ class ParsedOrder:
     @property
     def message(self) -> str | None:
         """The refusal in the player's language, or None."""
-        return render(self.error, self.error_params, self.lang) if self.error else None
+        return render(self.error, self.error_params, self.lang, variant=self.variant) if self.error else None
 
     @property
     def note_messages(self) -> list[str]:
-        return [render(note, params, self.lang) for note, params in self.notes]
+        return [render(note, params, self.lang, variant=self.variant) for note, params in self.notes]
 
     @property
     def understood(self) -> str | None:
         """The order with province names of the player's language, for the reply echo."""
-        return describe(self.order, self.lang) if self.ok and self.order is not None else None
+        return describe(self.order, self.lang, variant=self.variant) if self.ok and self.order is not None else None
 
     def reply(self) -> str:
         """``A PAR - BUR`` or ``ERROR: <Reason>: <message>``."""
@@ -122,10 +124,13 @@ def parse_orders(
     power: str | None = None,
     phase: Phase | str | None = None,
     rules: str | None = None,
+    *,
+    variant: str | None = None,
 ) -> ParseReport:
     """Read order lines in ``lang``; see the package docstring for the contract."""
     # the words of the position's map (a variant may have other provinces than the standard's)
-    lex = lexicon(lang, position.variant) if position is not None else lexicon(lang)
+    variant = _variant_of(position, variant)
+    lex = lexicon(lang, variant)
     if isinstance(lines, str):
         lines = lines.splitlines()
     if isinstance(phase, str):
@@ -141,7 +146,7 @@ def parse_orders(
         previous: Draft | None = None
         pieces = split_raw(line)
         if not pieces and line.strip():
-            item = ParsedOrder(line_no, line.strip(), lang)
+            item = ParsedOrder(line_no, line.strip(), lang, variant=variant)
             item.fail(ParseFailure(ParseError.EMPTY))
             items.append(item)
             drafts.append(None)
@@ -153,7 +158,7 @@ def parse_orders(
                     label = header  # "Germany:" alone names the power of the orders below
                     continue
                 text = piece if len(runs) == 1 else " ".join(run)
-                item = ParsedOrder(line_no, text, lang)
+                item = ParsedOrder(line_no, text, lang, variant=variant)
                 draft: Draft | None = None
                 try:
                     draft = read(run, lex)
@@ -179,7 +184,7 @@ def parse_orders(
     # the club's house rules (seed 002) want the coast and a hold-or-move word in every
     # support; without a rule set named, the language decides as before (Italian players)
     needs_hold_word = lex.support_needs_hold_word if rules is None else rules == "italian"
-    ctx = _context(drafts, position, phase, power, needs_hold_word)
+    ctx = _context(drafts, variant, position, phase, power, needs_hold_word)
     ctx.coast_required = rules == "italian"
     for item, draft in zip(items, drafts, strict=True):
         if draft is None:
@@ -205,26 +210,41 @@ def parse_order(
     power: str | None = None,
     phase: Phase | str | None = None,
     rules: str | None = None,
+    *,
+    variant: str | None = None,
 ) -> ParsedOrder:
     """Read a single order (the first one, if the text holds several)."""
-    report = parse_orders([text], lang, position, power, phase, rules)
+    report = parse_orders([text], lang, position, power, phase, rules, variant=variant)
     if not report.items:
-        item = ParsedOrder(1, text, lang)
+        item = ParsedOrder(1, text, lang, variant=_variant_of(position, variant))
         item.fail(ParseFailure(ParseError.EMPTY))
         return item
     return report.items[0]
 
 
+def _variant_of(position: Position | None, variant: str | None) -> str:
+    """The variant whose map the orders are read on: the position's, else the one named.
+
+    Reading with neither (tests, ``judge parse`` without ``--variant``) is on the standard
+    map, said here once rather than by a default deep in the lexicon.
+    """
+    if position is not None:
+        if variant is not None and variant != position.variant:
+            raise ValueError(f"variant {variant!r} but the position is of {position.variant!r}")
+        return position.variant
+    return variant if variant is not None else DEFAULT_VARIANT
+
+
 def _context(
     drafts: list[Draft | None],
+    variant_name: str,
     position: Position | None,
     phase: Phase | None,
     power: str | None,
     needs_hold_word: bool,
 ) -> Context:
-    # the map of the position's variant (province names still come from the standard lexicon:
-    # every variant installed today names its provinces with standard codes)
-    board = variant(position.variant).board if position is not None else variant().board
+    # the map of the variant the orders are read on (the position's when there is one)
+    board = variant(variant_name).board
     ctx = Context(board, position, phase, power, support_needs_hold_word=needs_hold_word)
     for draft in drafts:
         if draft is None or draft.place is None:

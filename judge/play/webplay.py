@@ -38,7 +38,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, quote
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.archive import pages
@@ -144,7 +144,8 @@ SCRIPT_WORDS = {
 def _templates(lang: str) -> Environment:
     env = html_environment(lang)
     env.filters["power"] = lambda p: _power_word(str(p), lang)
-    env.filters["notation"] = lambda order: in_notation([str(order)], lang)[0]
+    env.filters["notation"] = pass_context(
+        lambda ctx, order: in_notation([str(order)], lang, variant=ctx["variant"])[0])
     env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)
     env.globals["outcome_words"] = lambda o: pages.outcome_words(o["result"], o["reason"],
                                                                  o["refusal"], lang)
@@ -266,9 +267,11 @@ class PlayApp:
             centres = {p: position.centers_of(p) for p in position.powers()}
             return {
                 "name": game.name, "language": game.language, "game_status": game.status,
+                "variant": position.variant,  # the map the notation filter names places on
                 "power": power, "phase": game.phase, "others": others,
                 "orders": orders,
-                "order_lines": [websolo.readable(o, game.language) for o in orders],
+                "order_lines": [websolo.readable(o, game.language, variant=position.variant)
+                                for o in orders],
                 "choices": websolo.choices(game, power),
                 "units": position.units_of(power), "centres": centres,
                 "counts": {p: len(c) for p, c in centres.items()},
@@ -370,7 +373,9 @@ class PlayApp:
                                      lang)
                 checked, processed = sub.checked, sub.processed
             return {"lines": checked.lines, "orders": checked.orders,
-                    "shown": [websolo.readable(o, game.language) for o in checked.orders],
+                    "shown": [websolo.readable(o, game.language,
+                                               variant=games.game_variant(game).name)
+                              for o in checked.orders],
                     "refusals": [{"line": line, "reason": why}
                                  for line, why in checked.refusals],
                     "processed": processed, "typed": "\n".join(lines)}

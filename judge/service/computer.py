@@ -243,7 +243,9 @@ def offer(session: Session, game: Game, council: Council, deal: Proposal, now: d
     agreement = council.propose(deal, game.phase)
     session.add(Press(game_id=game.id, phase=game.phase, from_power=deal.proposer,
                       to_powers=[deal.partner], grey=False,
-                      body=render_proposal(deal, game.language), created=now))
+                      body=render_proposal(deal, game.language,
+                                           variant=games.game_variant(game).name),
+                      created=now))
     if not machine:
         return agreement, []
     letters = council.answer_pending(games.load_position(game), games.game_variant(game))
@@ -264,13 +266,14 @@ def send_letters(session: Session, game: Game, now: datetime, settings: Settings
     info = announce.game_info(game, settings)
     people = computer_powers(session, game)
     addresses = _human_addresses(session, game, people)
+    variant_name = games.game_variant(game).name
     for letter in letters:
         to = list(letter.to)
         targets = (announce.everyone(session, game) if not to
                    else [addresses[p] for p in to if p in addresses])
         if not targets:
             continue  # between computer powers only
-        text = render_letter(letter, info.language)
+        text = render_letter(letter, info.language, variant=variant_name)
         session.add(Press(game_id=game.id, phase=game.phase, from_power=letter.sender,
                           to_powers=to or [BROADCAST], grey=False, body=text, created=now))
         view = letters_view(info, game.phase, letter.sender, to, [text])

@@ -154,7 +154,7 @@ def with_convoys(position: Position, power: str, lines: Sequence[str],
         route = convoy_route(board, position, power, order.location, order.target)
         for sea in route or []:
             convoys[sea] = readable(f"F {sea} C A {order.location} - {order.target}",
-                                    report.lang)
+                                    report.lang, variant=position.variant)
     if not convoys:
         return list(lines)
     kept = [line for line, item in zip(lines, report.items, strict=False)
@@ -163,11 +163,11 @@ def with_convoys(position: Position, power: str, lines: Sequence[str],
     return [*kept, *convoys.values()]
 
 
-def readable(order: str, lang: str) -> str:
+def readable(order: str, lang: str, *, variant: str) -> str:
     """A canonical order as the game's reader reads it back (the page writes its orders in
     the game's notation: canonical codes collide with other notations, ``TYR`` is the
     Tyrrhenian Sea in French). Italian club rules want a support for a hold said so (``H``)."""
-    text = in_notation([order], lang)[0]
+    text = in_notation([order], lang, variant=variant)[0]
     if lang == "it" and isinstance(parse_canonical(order), SupportHold):
         text += " H"
     return text
@@ -224,7 +224,8 @@ def choices(game: Game, power: str) -> dict[str, list[tuple[str, str]]]:
     position = games.load_position(game)
     if game.status != "active":
         return {}
-    return {loc: [(str(o), readable(str(o), game.language)) for o in given]
+    return {loc: [(str(o), readable(str(o), game.language, variant=position.variant))
+                  for o in given]
             for loc, given in possible_orders(position, power).items()}
 
 
@@ -248,7 +249,7 @@ def propose(session: Session, game: Game, line: str, now: datetime,
     """A proposal from the player to a computer power, answered at once (the answer and any
     alliance it makes known are stored as press: the inbox shows them)."""
     sender = human_power(game)
-    deal = parse_press(line, "en", sender)
+    deal = parse_press(line, "en", sender, variant=games.game_variant(game).name)
     if isinstance(deal, PressError):
         return Negotiated(problem=deal.value)
     if not isinstance(deal, Proposal):
@@ -264,7 +265,9 @@ def propose(session: Session, game: Game, line: str, now: datetime,
     for letter in answers:  # the page has no reply: its inbox shows the answer
         session.add(Press(game_id=game.id, phase=game.phase, from_power=letter.sender,
                           to_powers=[sender], grey=False,
-                          body=render_letter(letter, game.language), created=now))
+                          body=render_letter(letter, game.language,
+                                             variant=games.game_variant(game).name),
+                          created=now))
     return Negotiated(number=agreement.number)
 
 
@@ -279,7 +282,7 @@ def answer(session: Session, game: Game, number: int, accept: bool, now: datetim
         return Negotiated(problem="no_proposal")
     deal = agreement.proposal
     botrepo.save_council(session, game.id, council)
-    word = render(deal, game.language)
+    word = render(deal, game.language, variant=games.game_variant(game).name)
     session.add(Press(game_id=game.id, phase=game.phase, from_power=power,
                       to_powers=[deal.proposer], grey=False, body=word, created=now))
     if accept and deal.kind.value == "alliance" and deal.proposer in council.characters:
@@ -301,6 +304,7 @@ def ledger(session: Session, game: Game, power: str) -> list[dict[str, Any]]:
     """Every agreement the player is party to: number, kind, the other party, terms in the
     game's language, status (proposed, active, refused, kept, broken), who broke it and how."""
     council = botrepo.load_council(session, game.id)
+    variant = games.game_variant(game).name
     out = []
     for agreement in (council.agreements if council else []):
         deal = agreement.proposal
@@ -308,7 +312,7 @@ def ledger(session: Session, game: Game, power: str) -> list[dict[str, Any]]:
             continue
         other = deal.partner if deal.proposer == power else deal.proposer
         out.append({"number": agreement.number, "kind": deal.kind.value, "other": other,
-                    "mine": deal.proposer == power, "terms": render(deal, game.language),
+                    "mine": deal.proposer == power, "terms": render(deal, game.language, variant=variant),
                     "since": agreement.since, "status": agreement.status.value,
                     "broken_by": agreement.broken_by, "evidence": agreement.evidence})
     return sorted(out, key=lambda a: -int(a["number"]))

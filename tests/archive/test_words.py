@@ -26,7 +26,9 @@ def test_the_words_in_the_games_language() -> None:
 def test_the_templates_use_the_words() -> None:
     env = _templates("it")
     assert env.filters["seat_words"]("abandoned") == "abbandonata, si cerca un sostituto"
-    assert env.filters["notation"]("F NTH - ENG") == "F MDN - MAN"
+    # the filter names places on the page's game's map (its ``variant``)
+    page = env.from_string("{{ o|notation }}")
+    assert page.render(o="F NTH - ENG", game={"variant": "standard"}) == "F MDN - MAN"
     assert env.globals["phase_title"]("F1901M") == "Autunno 1901 Movimenti"
 
 

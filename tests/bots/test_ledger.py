@@ -151,7 +151,7 @@ def test_coalition_against_a_clear_leader_is_announced_once() -> None:
         ("FRANCE", "ENGLAND"),
         ("GERMANY", "ENGLAND"),
     ]
-    assert "coalizione contro l'Inghilterra" in render_letter(first[0], "it")
+    assert "coalizione contro l'Inghilterra" in render_letter(first[0], "it", variant="standard")
     assert council.after_phase(position, {}, position) == []
     # and the leader's proposals are refused
     council.propose(Proposal(Kind.PEACE, "ENGLAND", "FRANCE"), "S1906M")
@@ -165,7 +165,7 @@ def test_council_turn_with_a_human_and_its_stored_form() -> None:
     council.propose(Proposal(Kind.PEACE, "ENGLAND", "FRANCE"), "S1901M")
     letters = council.answer_pending(position)
     assert letters[0].kind == "accepted" and letters[0].to == ("ENGLAND",)
-    assert "accepte votre proposition 1" in render_letter(letters[0], "fr")
+    assert "accepte votre proposition 1" in render_letter(letters[0], "fr", variant="standard")
     council.propose(Proposal(Kind.DMZ, "GERMANY", "ENGLAND", zone="NTH"), "S1901M")
     assert council.respond("ENGLAND", ProposalAnswer(True, None), "S1901M").status is Status.ACTIVE
     rng = random.Random(5)

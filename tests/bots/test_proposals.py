@@ -95,7 +95,7 @@ A = UnitType.ARMY
 )
 def test_reads_each_kind_in_each_language(lang: str, line: str, expected: object) -> None:
     assert is_press_line(line)
-    assert parse_press(line, lang, "ENGLAND") == expected
+    assert parse_press(line, lang, "ENGLAND", variant="standard") == expected
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_reads_each_kind_in_each_language(lang: str, line: str, expected: object
     ],
 )
 def test_refusals_say_why(line: str, error: PressError) -> None:
-    assert parse_press(line, "en", "ENGLAND") is error
+    assert parse_press(line, "en", "ENGLAND", variant="standard") is error
 
 
 def test_other_lines_are_not_negotiation() -> None:
@@ -133,6 +133,7 @@ def test_render_reads_back_in_every_language_and_terms_round_trip() -> None:
     ]
     for deal in deals:
         for lang in ("en", "it", "fr"):
-            assert parse_press(render(deal, lang), lang, "ITALY") == deal, render(deal, lang)
+            text = render(deal, lang, variant="standard")
+            assert parse_press(text, lang, "ITALY", variant="standard") == deal, text
         assert from_terms("ITALY", "AUSTRIA", deal.terms()) == deal
-    assert render(deals[3], "it") == "PROPONI AUSTRIA ALLEANZA CONTRO TURCHIA"
+    assert render(deals[3], "it", variant="standard") == "PROPONI AUSTRIA ALLEANZA CONTRO TURCHIA"

@@ -48,7 +48,7 @@ def test_echo_uses_the_language_names() -> None:
     item = parse_order("F TOU S F POR -ESP CN", "fr")
     assert item.canonical == "F MAR S F POR - SPA"
     assert item.understood == "F Marseille S F Portugal - Espagne"
-    assert describe(item.order, "it") == "F Marsiglia S F Portogallo - Spagna"
+    assert describe(item.order, "it", variant="standard") == "F Marsiglia S F Portogallo - Spagna"
 
 
 def test_unknown_province_suggests_in_each_language() -> None:
@@ -111,11 +111,11 @@ def test_parse_order_of_an_empty_line() -> None:
 
 def test_lexicon_data_is_json_and_complete() -> None:
     for lang in LANGS:
-        lex = lexicon(lang)
+        lex = lexicon(lang, "standard")
         assert lex.match(("xxx",), 0, frozenset({"hold"})) is not None or lang != "it"
         assert len(lex.aliases) > 150
     with pytest.raises(ValueError):
-        lexicon("de")
+        lexicon("de", "standard")
     assert json.dumps(parse_order("A Par - Bur", "en").canonical) == '"A PAR - BUR"'
 
 

@@ -201,6 +201,6 @@ def test_the_page_writes_orders_the_games_reader_reads_back(lang: str) -> None:
     for power in position.powers():
         for given in possible_orders(position, power).values():
             for order in given:
-                line = websolo.readable(str(order), lang)
+                line = websolo.readable(str(order), lang, variant=position.variant)
                 read = parse_orders([line], lang, position=position, power=power).orders
                 assert [str(o) for o in read] == [str(order)], (line, lang)

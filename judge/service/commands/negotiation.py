@@ -49,7 +49,8 @@ def propose_command(s: MailSession, cmd: Command) -> None:
     if ready is None:
         return
     game, sender = ready
-    deal = parse_press(cmd.text, game.language, sender)
+    variant = games.game_variant(game).name
+    deal = parse_press(cmd.text, game.language, sender, variant=variant)
     if isinstance(deal, PressError):
         s.say(CommandRefusal.BAD_PROPOSAL, problem=deal.value)
         return
@@ -65,13 +66,14 @@ def propose_command(s: MailSession, cmd: Command) -> None:
                                         machine=machine)
     lang = game.language
     s.say(Done.PROPOSAL_SENT, number=agreement.number, partner=named(deal.partner, lang),
-          partner_to=named(deal.partner, lang, "to"), deal=render(deal, lang),
+          partner_to=named(deal.partner, lang, "to"), deal=render(deal, lang, variant=variant),
           computer=machine)
     for letter in answers:
-        s.say(Done.NEGOTIATION, text=render_letter(letter, lang))
+        s.say(Done.NEGOTIATION, text=render_letter(letter, lang, variant=variant))
     if not machine and address:
         letter = Letter("proposal", sender, (deal.partner,), deal, number=agreement.number)
-        s.notify(address, game, Done.NEGOTIATION, text=render_letter(letter, lang))
+        s.notify(address, game, Done.NEGOTIATION,
+                 text=render_letter(letter, lang, variant=variant))
     s.store.save_council(game.id, council)
 
 
@@ -90,14 +92,16 @@ def answer_command(s: MailSession, cmd: Command) -> None:
         return
     deal = agreement.proposal
     lang = game.language
+    variant = games.game_variant(game).name
     s.say(Done.PROPOSAL_ANSWERED, number=agreement.number, accepted=reply.accept,
-          deal=render(deal, lang))
+          deal=render(deal, lang, variant=variant))
     proposer = s.store.seat_by_power(game.id, deal.proposer)
     address = games.address_of_account(s.session, proposer.account_id) if proposer else None
     kind = "accepted" if reply.accept else "refused"
     if address:
         letter = Letter(kind, power, (deal.proposer,), deal, number=agreement.number)
-        s.notify(address, game, Done.NEGOTIATION, text=render_letter(letter, lang))
+        s.notify(address, game, Done.NEGOTIATION,
+                 text=render_letter(letter, lang, variant=variant))
     if reply.accept and deal.kind is Kind.ALLIANCE and deal.proposer in council.characters:
         # the computer power that asked makes the alliance known, as it does among its own
         computer.send_letters(s.session, game, s.now, s.settings,

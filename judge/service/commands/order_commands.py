@@ -56,11 +56,12 @@ def _say_report(s: MailSession, report: ParseReport, first_new_line: int = 1) ->
         for note, params in item.notes:
             if note in TOLD_NOTES:
                 s.say(Done.ORDER_NOTE, line=item.text,
-                      note=render_reason(note, _localised(params, s.lang), s.lang))
+                      note=render_reason(note, _localised(params, s.lang, item.variant), s.lang,
+                                          variant=item.variant))
     return [str(order) for order in report.orders]
 
 
-def _localised(params: dict[str, Any], lang: str) -> dict[str, Any]:
+def _localised(params: dict[str, Any], lang: str, variant: str) -> dict[str, Any]:
     """The parser names powers and units canonically (GERMANY, A WAR); a reply names them
     as the game's players do (Germania, A VAR in French)."""
     out: dict[str, Any] = {}
@@ -68,14 +69,20 @@ def _localised(params: dict[str, Any], lang: str) -> dict[str, Any]:
         if key in _POWER_PARAMS and isinstance(value, str):
             value = lexicon().power_name(value, lang)
         elif key in _ORDER_PARAMS and isinstance(value, str):
-            value = in_notation([value], lang)[0]
+            value = in_notation([value], lang, variant=variant)[0]
         out[key] = value
     return out
 
 
 def _reason(item: ParsedOrder, lang: str) -> str:
     assert item.error is not None
-    return render_reason(item.error, _localised(item.error_params, lang), lang)
+    params = _localised(item.error_params, lang, item.variant)
+    return render_reason(item.error, params, lang, variant=item.variant)
+
+
+def _notation(orders: list[str], game: Game) -> list[str]:
+    """Canonical orders as ``game``'s players write them, on the game's own map."""
+    return in_notation(orders, game.language, variant=games.game_variant(game).name)
 
 
 def refusal_text(item: ParsedOrder, lang: str) -> str:
@@ -115,8 +122,8 @@ def flush_orders(s: MailSession) -> None:
         return  # the new lines changed nothing (all refused): no new version
     actor.stored = outcome.stored
     s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
-          orders=in_notation(outcome.stored, game.language),
-          missing=in_notation(outcome.missing, game.language))
+          orders=_notation(outcome.stored, game),
+          missing=_notation(outcome.missing, game))
 
 
 def held_powers(s: MailSession, game: Game, power: str) -> list[str]:
@@ -176,8 +183,8 @@ def _flush_several(s: MailSession, actor: Any, powers: list[str], every_line: li
         stored_any = True
         actor.stored_by[power] = outcome.stored
         s.say(Done.ORDERS_STORED, phase=game.phase, version=outcome.version,
-              orders=in_notation(outcome.stored, game.language),
-              missing=in_notation(outcome.missing, game.language))
+              orders=_notation(outcome.stored, game),
+              missing=_notation(outcome.missing, game))
     if not stored_any and not any(actor.stored_by.values()):
         s.say(CommandRefusal.NO_VALID_ORDERS)
 
@@ -195,7 +202,7 @@ def warn_unordered_units(s: MailSession) -> None:
         return
     missing = without_orders(games.load_position(game), seat.power, [])
     if missing:
-        s.say(Done.OWN_UNITS_WITHOUT_ORDERS, missing=in_notation(missing, game.language),
+        s.say(Done.OWN_UNITS_WITHOUT_ORDERS, missing=_notation(missing, game),
               second=seat.status == "onp1")
 
 
@@ -233,12 +240,12 @@ def status_command(s: MailSession, cmd: Command) -> None:
                  if game.status in ORDERS_OPEN else 0)
     # the writer's own secret FOR votes of this phase (seed 002): only he may see them
     votes = [{"power": v.target_power,
-              "orders": in_notation(list((v.payload or {}).get("orders", [])), game.language)}
+              "orders": _notation(list((v.payload or {}).get("orders", [])), game)}
              for v in s.store.votes(game.id, kind="sommossa_order")
              if v.phase == game.phase and v.voter_power == seat.power]
     s.say(Done.STATUS, game=game.name, power=seat.power, phase=game.phase, status=game.status,
-          orders=in_notation(orders, game.language),
-          missing=in_notation(missing, game.language), adjustment=adjustment, wait=seat.wait,
+          orders=_notation(orders, game),
+          missing=_notation(missing, game), adjustment=adjustment, wait=seat.wait,
           late_left=balance.days_left, late_turn=late_turn, for_votes=votes,
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
@@ -270,7 +277,7 @@ def for_command(s: MailSession, cmd: Command) -> None:
     s.store.add(Vote(game_id=game.id, phase=game.phase, kind="sommossa_order",
                        voter_power=seat.power, target_power=target.power,
                        payload={"orders": stored}, created=s.now))
-    s.say(Done.FOR_RECORDED, power=target.power, orders=in_notation(stored, game.language))
+    s.say(Done.FOR_RECORDED, power=target.power, orders=_notation(stored, game))
 
 
 def refuse_cc(s: MailSession) -> bool:

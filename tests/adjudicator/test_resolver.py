@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
-from judge.adjudicator.adjudication import Options
+import pytest
+
+from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.legality import Refusal
-from judge.adjudicator.orders import Disband, Hold, Waive
+from judge.adjudicator.orders import Disband, Hold, Waive, parse_canonical
 from judge.adjudicator.outcomes import Outcome
 from tests.adjudicator.helpers import outcome_of, position, run
 from tests.standard_variant import STANDARD
@@ -216,3 +221,26 @@ def test_adjustment_phase_skipped_when_nobody_can_adjust() -> None:
     fall = replace(result.position, dislodged={})
     after_fall = run(fall, {})
     assert str(after_fall.position.phase) == "S1902M"
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
+    "open resolver defect found by benchmarks/bots.py (2026-12-02): a convoy paradox whose "
+    "cycle is re-entered from a nested resolution loses the outer node's guess"))
+def test_convoy_paradox_reentered_from_a_nested_cycle() -> None:
+    """F NTH convoys A YOR - HOL; F ENG (supported by F BEL) and F DEN (supported by F HOL,
+    which the convoyed army attacks) both attack F NTH. Whether the convoy succeeds decides
+    whether HOL's support is cut, which decides whether NTH is dislodged: a paradox, so by
+    Szykman the convoy fails and cuts nothing, and ENG and DEN (2 against 2) stand each other
+    off; F NTH stays. Today the resolver raises KeyError here (a naive ``guess.pop`` fix gives
+    F ENG - NTH succeeding, which is wrong, so the fix needs the cycle handling redone)."""
+    case = json.loads((Path(__file__).parents[1] / "data" / "resolver_keyerror_case.json")
+                      .read_text())
+    request = dict(case)
+    orders = request.pop("orders")
+    position = position_from_json(request)
+    given = {p: [parse_canonical(o) for o in os] for p, os in orders.items()}
+    results = adjudicate(position, given).results
+    outcome = {str(r.order): r.outcome for rs in results.values() for r in rs}
+    assert outcome["F ENG - NTH"] is Outcome.BOUNCED
+    assert outcome["F DEN - NTH"] is Outcome.BOUNCED
+    assert outcome["A YOR - HOL"] is not Outcome.SUCCEEDS

@@ -26,7 +26,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from judge.runner import Runner
-from judge.service import wakeups
+from judge.service import rendering, wakeups
 from judge.service.deadlines import earliest_open
 from judge.settings import Settings
 from judge.storage import Database
@@ -168,7 +168,14 @@ class DeadlineScheduler:
         return handled
 
     async def _sweep(self) -> None:
-        """Re-arm from the table (one query) in case a deadline moved or is newly due."""
+        """Re-arm from the table (one query) in case a deadline moved or is newly due; render
+        the bulletins a dead node left committed but unrendered (older than one sweep: a
+        live node renders its own at once), so they wait a sweep, not the inbox's."""
+        older = datetime.now(UTC) - timedelta(seconds=self.sweep_seconds)
+        try:
+            await asyncio.to_thread(rendering.render_pending, self.db, self.settings, 100, older)
+        except Exception:
+            log.exception("rendering left-over bulletins failed; tried again at the next sweep")
         next_at = await asyncio.to_thread(self._earliest)
         job = self.scheduler.get_job(WAKE_JOB)
         if next_at is not None and (job is None or self.armed_for is None

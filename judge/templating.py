@@ -80,6 +80,13 @@ def text_environment(lang: str) -> Environment:
 @cache
 def html_environment(lang: str) -> Environment:
     """HTML (the archive): everything escaped, translations included."""
+    return new_html_environment(lang)
+
+
+def new_html_environment(lang: str) -> Environment:
+    """A new HTML environment of its own, for a page family that sets its own filters (the
+    play page's and the archive's ``notation`` read their variant from different contexts;
+    one shared environment would let the one set last serve both)."""
     env = Environment(
         loader=_loader(),
         autoescape=select_autoescape(enabled_extensions=("html", "j2"), default=True),

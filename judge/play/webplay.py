@@ -52,7 +52,7 @@ from judge.storage import Database
 from judge.storage.archive_queries import turn_archive
 from judge.storage.gamerepo import current_orders
 from judge.storage.gamerepo import turns as game_turns
-from judge.templating import html_environment, power_name
+from judge.templating import new_html_environment, power_name
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ SCRIPT_WORDS = {
 
 @cache
 def _templates(lang: str) -> Environment:
-    env = html_environment(lang)
+    env = new_html_environment(lang)  # its filters are its own (the archive has its env)
     env.filters["power"] = lambda p: _power_word(str(p), lang)
     env.filters["notation"] = pass_context(
         lambda ctx, order: in_notation([str(order)], lang, variant=ctx["variant"])[0])

@@ -122,10 +122,13 @@ def run_job(db: Database, settings: Settings, job_id: int) -> bool:
     return done
 
 
-def render_pending(db: Database, settings: Settings, limit: int = 100) -> int:
-    """Render the jobs left over (a crash between a turn's commit and its rendering)."""
+def render_pending(db: Database, settings: Settings, limit: int = 100,
+                   created_before: datetime | None = None) -> int:
+    """Render the jobs left over (a crash between a turn's commit and its rendering);
+    ``created_before``: only jobs older than that (younger ones are still being rendered by
+    the process that committed them)."""
     with db.reading() as session:
-        ids = render_job_ids(session, limit)
+        ids = render_job_ids(session, limit, created_before)
     done = 0
     for job_id in ids:
         try:

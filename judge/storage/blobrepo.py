@@ -56,8 +56,12 @@ def add_render_job(session: Session, job: RenderJob) -> RenderJob:
     return job
 
 
-def render_job_ids(session: Session, limit: int = 100) -> list[int]:
-    return list(session.scalars(select(RenderJob.id).order_by(RenderJob.id).limit(limit)))
+def render_job_ids(session: Session, limit: int = 100,
+                   created_before: datetime | None = None) -> list[int]:
+    stmt = select(RenderJob.id).order_by(RenderJob.id).limit(limit)
+    if created_before is not None:
+        stmt = stmt.where(RenderJob.created < created_before)
+    return list(session.scalars(stmt))
 
 
 def render_job(session: Session, job_id: int) -> RenderJob | None:

@@ -88,11 +88,11 @@ def start_node(url: str, relay_port: int, log: Path) -> tuple[subprocess.Popen[b
 
 
 def counts(db: Database) -> tuple[int, int, int]:
-    """(storm turns, storm bulletins not yet sent, inbound mail not yet handled)"""
+    """(storm turns, storm bulletins not yet sent (a dead node's unrendered ones too), inbound mail not yet handled)"""
     with db.reading() as s:
         turns = s.scalar(select(func.count(Turn.id))) or 0
         unsent = s.scalar(select(func.count(OutboundMail.id)).where(
-            OutboundMail.status.in_(("pending", "sending")))) or 0
+            OutboundMail.status.in_(("rendering", "pending", "sending")))) or 0
         waiting = s.scalar(select(func.count(InboundMail.id)).where(
             InboundMail.status.in_(("new", "processing")))) or 0
     return int(turns), int(unsent), int(waiting)

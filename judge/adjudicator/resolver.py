@@ -64,6 +64,8 @@ class MovementResolver:
         "support_into",
         "void",
         "guess",
+        "started",
+        "clock",
         "result",
         "h2h",
         "deps",
@@ -99,6 +101,8 @@ class MovementResolver:
         self.support_into: dict[str, str | None] = {}
         self.void: set[str] = set()
         self.guess: dict[str, bool] = {}  # decisions being guessed
+        self.started: dict[str, int] = {}  # when each guessed decision began (``clock``)
+        self.clock = 0
         self.result: dict[str, bool] = {}  # decisions taken
         self.h2h: set[str] = set()  # movers in a head-to-head battle (neither convoyed)
         self.deps: list[str] = []
@@ -184,35 +188,58 @@ class MovementResolver:
                 deps.append(node)
             return guessed
         old = len(deps)
+        started = self.started
+        depth = started[node] = self.clock
+        self.clock += 1
         guess[node] = False
         first = self._move_succeeds(node) if node[0] != _PATH else self._adjudicate(node)
         if len(deps) == old:
             del guess[node]
-            known = self.result.get(node)
-            if known is None:
-                self.result[node] = first
-                return first
-            return known
-        if deps[old] != node:
-            # part of a cycle that started higher up: keep guessing there
-            deps.append(node)
-            guess[node] = first
+            del started[node]
+            self.result[node] = first
             return first
+        if self._older_in(old, depth):
+            return self._defer(node, first)
+        # ``node`` is the oldest decision of the cycle: it takes the cycle in hand
         self._forget(old)
         guess[node] = True
+        started[node] = depth
         second = self._adjudicate(node)
+        if len(deps) > old and self._older_in(old, depth):
+            # the second guess reached a decision guessed higher up: the cycle is theirs
+            return self._defer(node, first)
         if first == second:
             self._forget(old)
             guess.pop(node, None)
+            started.pop(node, None)
             self.result[node] = first
             return first
         self._backup(old)
+        started.pop(node, None)
         return self._resolve(node)
+
+    def _older_in(self, old: int, depth: int) -> bool:
+        """Whether a decision the guesses since ``old`` depend on was guessed before the one
+        begun at ``depth`` (an ancestor, or one waiting on an ancestor). Kruijswijk's test looks only at the first dependency; but a decision
+        guessed higher up can come second (``X`` depends on itself, then on an ancestor), and
+        taking the cycle in hand there would forget the ancestor's guess while it is still
+        being adjudicated, and settle ``X`` on a guess that is not its own."""
+        started = self.started
+        return any(started[n] < depth for n in self.deps[old:])
+
+    def _defer(self, node: str, value: bool) -> bool:
+        """``node`` is part of a cycle that started higher up: keep guessing there."""
+        if node not in self.deps:
+            self.deps.append(node)
+        self.guess[node] = value
+        return value
 
     def _forget(self, old: int) -> None:
         guess = self.guess
+        started = self.started
         for n in self.deps[old:]:
             guess.pop(n, None)
+            started.pop(n, None)
         del self.deps[old:]
 
     def _backup(self, old: int) -> None:

@@ -223,16 +223,14 @@ def test_adjustment_phase_skipped_when_nobody_can_adjust() -> None:
     assert str(after_fall.position.phase) == "S1902M"
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
-    "open resolver defect found by benchmarks/bots.py (2026-12-02): a convoy paradox whose "
-    "cycle is re-entered from a nested resolution loses the outer node's guess"))
 def test_convoy_paradox_reentered_from_a_nested_cycle() -> None:
     """F NTH convoys A YOR - HOL; F ENG (supported by F BEL) and F DEN (supported by F HOL,
     which the convoyed army attacks) both attack F NTH. Whether the convoy succeeds decides
     whether HOL's support is cut, which decides whether NTH is dislodged: a paradox, so by
     Szykman the convoy fails and cuts nothing, and ENG and DEN (2 against 2) stand each other
-    off; F NTH stays. Today the resolver raises KeyError here (a naive ``guess.pop`` fix gives
-    F ENG - NTH succeeding, which is wrong, so the fix needs the cycle handling redone)."""
+    off; F NTH stays. Found by benchmarks/bots.py: the resolver raised KeyError here (the
+    cycle was taken in hand by a decision younger than one it depended on), and forgetting the
+    lost guess instead gave F ENG - NTH succeeding."""
     case = json.loads((Path(__file__).parents[1] / "data" / "resolver_keyerror_case.json")
                       .read_text())
     request = dict(case)

@@ -13,6 +13,7 @@ which is most of a batch's cost), else the standard ``json`` module, the referen
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -22,9 +23,10 @@ from typing import IO, Any
 from judge.adjudicator.datc import KNOWN_WRONG, DatcFormatError, parse_cases, run_case
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
 
+# optional (the ``fast`` extra): imported by name so that the type checker does not need it
 _orjson: Any
-try:  # optional: the ``fast`` extra
-    import orjson as _orjson
+try:
+    _orjson = importlib.import_module("orjson")
 except ImportError:  # pragma: no cover - depends on the environment
     _orjson = None
 

@@ -215,15 +215,17 @@ class MovementResolver:
             self.result[node] = first
             return first
         self._backup(old)
+        guess.pop(node, None)
         started.pop(node, None)
         return self._resolve(node)
 
     def _older_in(self, old: int, depth: int) -> bool:
         """Whether a decision the guesses since ``old`` depend on was guessed before the one
-        begun at ``depth`` (an ancestor, or one waiting on an ancestor). Kruijswijk's test looks only at the first dependency; but a decision
-        guessed higher up can come second (``X`` depends on itself, then on an ancestor), and
-        taking the cycle in hand there would forget the ancestor's guess while it is still
-        being adjudicated, and settle ``X`` on a guess that is not its own."""
+        begun at ``depth`` (an ancestor, or one waiting on an ancestor). Kruijswijk's test
+        looks only at the first dependency; but a decision guessed higher up can come second
+        (``X`` depends on itself, then on an ancestor), and taking the cycle in hand there
+        would forget the ancestor's guess while it is still being adjudicated, and settle
+        ``X`` on a guess that is not its own."""
         started = self.started
         return any(started[n] < depth for n in self.deps[old:])
 

@@ -6,8 +6,6 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.jsonio import position_from_json

@@ -33,6 +33,7 @@ from judge.bots.mapview import MapView
 from judge.bots.personality import Personality
 from judge.bots.proposals import Kind, Proposal, render
 from judge.bots.valuation import reach_counts
+from judge.i18n import NC_, trp
 from judge.parsing.commands_lexicon import lexicon as command_lexicon
 from judge.parsing.messages import place_name
 
@@ -335,54 +336,31 @@ class Letter:
     number: int | None = None
 
 
-# Italian and French name a power with its article, and fold it into "a"/"à": the
-# ``*_the`` fields are "la Francia" / "l'Angleterre", ``*_to`` "alla Francia" / "à l'Angleterre"
-# (capitalised when a sentence starts with them)
+# The sentences are gettext messages (judge/locale): every translation uses the placeholders of
+# the English one. ``sender`` and ``about`` are a power as a sentence's subject or object needs it
+# in the language ("la Francia", "l'Angleterre"; English has no article), ``Sender``/``About``
+# the same capitalised to start a sentence.
 SENTENCES = {
-    "accepted": {
-        "en": "{sender} accepts your proposal {number}: {deal}.",
-        "it": "{Sender_the} accetta la tua proposta {number}: {deal}.",
-        "fr": "{Sender_the} accepte votre proposition {number} : {deal}.",
-    },
-    "refused": {
-        "en": "{sender} refuses your proposal {number}: {deal}.",
-        "it": "{Sender_the} rifiuta la tua proposta {number}: {deal}.",
-        "fr": "{Sender_the} refuse votre proposition {number} : {deal}.",
-    },
-    "proposal": {
-        "en": "{sender} proposes ({number}): {deal}. Answer ACCEPT {number} or REFUSE {number}.",
-        "it": "{Sender_the} propone ({number}): {deal}. Rispondi ACCETTO {number} o RIFIUTO "
-        "{number}.",
-        "fr": "{Sender_the} propose ({number}) : {deal}. Répondez ACCEPTER {number} ou REFUSER "
-        "{number}.",
-    },
-    "demand": {
-        "en": "{sender} demands ({number}) that you keep out of {zone}: {deal}. Answer ACCEPT "
-        "{number} or REFUSE {number}.",
-        "it": "{Sender_the} esige ({number}) che tu stia fuori da {zone}: {deal}. Rispondi "
-        "ACCETTO {number} o RIFIUTO {number}.",
-        "fr": "{Sender_the} exige ({number}) que vous restiez hors de {zone} : {deal}. Répondez "
-        "ACCEPTER {number} ou REFUSER {number}.",
-    },
-    "betrayed": {
-        "en": "{about} broke its word to {sender}: {sender} declares war on {about}.",
-        "it": "{About_the} ha tradito la parola data {sender_to}: {sender_the} dichiara guerra "
-        "{about_to}.",
-        "fr": "{About_the} a trahi sa parole envers {sender_the} : {sender_the} déclare la "
-        "guerre {about_to}.",
-    },
-    "alliance": {
-        "en": "{sender} announces an alliance: {deal}.",
-        "it": "{Sender_the} annuncia un'alleanza: {deal}.",
-        "fr": "{Sender_the} annonce une alliance : {deal}.",
-    },
-    "coalition": {
-        "en": "{about} has grown too strong: {sender} joins the coalition against {about}.",
-        "it": "{About_the} è diventata troppo forte: {sender_the} si unisce alla coalizione "
-        "contro {about_the}.",
-        "fr": "{About_the} est devenue trop puissante : {sender_the} rejoint la coalition "
-        "contre {about_the}.",
-    },
+    "accepted": NC_("letter", "%(Sender)s accepts your proposal %(number)s: %(deal)s."),
+    "refused": NC_("letter", "%(Sender)s refuses your proposal %(number)s: %(deal)s."),
+    "proposal": NC_(
+        "letter",
+        "%(Sender)s proposes (%(number)s): %(deal)s. Answer ACCEPT %(number)s or REFUSE "
+        "%(number)s.",
+    ),
+    "demand": NC_(
+        "letter",
+        "%(Sender)s demands (%(number)s) that you keep out of %(zone)s: %(deal)s. Answer ACCEPT "
+        "%(number)s or REFUSE %(number)s.",
+    ),
+    "betrayed": NC_(
+        "letter", "%(About)s broke its word to %(sender)s: %(sender)s declares war on %(about)s."
+    ),
+    "alliance": NC_("letter", "%(Sender)s announces an alliance: %(deal)s."),
+    "coalition": NC_(
+        "letter",
+        "%(About)s has grown too strong: %(sender)s joins the coalition against %(about)s.",
+    ),
 }
 
 
@@ -412,7 +390,6 @@ def _upper_first(text: str) -> str:
 
 def render_letter(letter: Letter, lang: str, *, variant: str) -> str:
     """The letter in ``lang``, places named as ``variant``'s map names them."""
-    template = SENTENCES[letter.kind].get(lang, SENTENCES[letter.kind]["en"])
     fields: dict[str, object] = {
         "number": letter.number if letter.number is not None else "",
         "deal": render(letter.proposal, lang, variant=variant) if letter.proposal is not None else "",
@@ -420,11 +397,9 @@ def render_letter(letter: Letter, lang: str, *, variant: str) -> str:
         if letter.proposal is not None and letter.proposal.zone else "",
     }
     for key, power in (("sender", letter.sender), ("about", letter.about)):
-        fields[key] = _name(power, lang)
-        fields[f"{key}_the"] = named(power, lang) if power else ""
-        fields[f"{key}_to"] = named(power, lang, "to") if power else ""
-        fields[f"{key.capitalize()}_the"] = _upper_first(str(fields[f"{key}_the"]))
-    return template.format(**fields)
+        fields[key] = named(power, lang) if power else ""
+        fields[key.capitalize()] = _upper_first(str(fields[key]))
+    return trp(lang, *SENTENCES[letter.kind], **fields)
 
 
 def reactions(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
@@ -390,7 +391,7 @@ def _upper_first(text: str) -> str:
 
 def render_letter(letter: Letter, lang: str, *, variant: str) -> str:
     """The letter in ``lang``, places named as ``variant``'s map names them."""
-    fields: dict[str, object] = {
+    fields: dict[str, Any] = {
         "number": letter.number if letter.number is not None else "",
         "deal": render(letter.proposal, lang, variant=variant) if letter.proposal is not None else "",
         "zone": place_name(letter.proposal.zone, lang, variant=variant)

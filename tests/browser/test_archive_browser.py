@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from judge.archive.server import bound_port, make_server
 from judge.archive.webapp import ArchiveApp
 from tests.archive.played import EVIL_NAME, SECRET_ORDER, fresh_db, play
+from tests.browser.webserver import serving
 from tests.conftest import need_service
 
 CHROMIUM = "/usr/bin/chromium"
@@ -28,27 +26,8 @@ pytestmark = pytest.mark.services
 def archive_url(tmp_path: Path) -> Iterator[str]:
     db = fresh_db(str(tmp_path / "archive.db"))
     play(db, name="browsergame", years=2, seed=11)
-    server = make_server(ArchiveApp(db), "127.0.0.1", 0)
-    ready = threading.Event()
-    port: list[int] = []
-
-    def serve() -> None:
-        async def main() -> None:
-            task = asyncio.create_task(server.serve())
-            while not server.started and not task.done():
-                await asyncio.sleep(0.02)
-            port.append(bound_port(server))
-            ready.set()
-            await task
-
-        asyncio.run(main())
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    assert ready.wait(30), "archive server did not start"
-    yield f"http://127.0.0.1:{port[0]}"
-    server.should_exit = True
-    thread.join(30)
+    with serving(ArchiveApp(db)) as url:
+        yield url
     db.dispose()
 
 

@@ -5,17 +5,14 @@ review artefacts (``artifacts/play/``, git-ignored; also in the test's tmp dir),
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from judge.archive.server import bound_port, make_server
 from judge.archive.webapp import ArchiveApp
 from judge.play.webplay import PlayApp
 from judge.settings import Settings
@@ -23,6 +20,7 @@ from judge.storage import Database
 from judge.storage.gamerepo import game_by_name
 from tests.archive.played import fresh_db
 from tests.browser.test_archive_browser import browser  # noqa: F401 - the fixture
+from tests.browser.webserver import serving
 
 pytestmark = pytest.mark.services
 
@@ -41,27 +39,8 @@ def play_db(tmp_path: Path) -> Iterator[Database]:
 def play_url(play_db: Database) -> Iterator[str]:
     db = play_db
     # a fixed seed: the computer powers' orders are the same at every run
-    server = make_server(PlayApp(db, Settings(), ArchiveApp(db), seed=SEED), "127.0.0.1", 0)
-    ready = threading.Event()
-    port: list[int] = []
-
-    def serve() -> None:
-        async def main() -> None:
-            task = asyncio.create_task(server.serve())
-            while not server.started and not task.done():
-                await asyncio.sleep(0.02)
-            port.append(bound_port(server))
-            ready.set()
-            await task
-
-        asyncio.run(main())
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    assert ready.wait(30), "web server did not start"
-    yield f"http://127.0.0.1:{port[0]}"
-    server.should_exit = True
-    thread.join(30)
+    with serving(PlayApp(db, Settings(), ArchiveApp(db), seed=SEED)) as url:
+        yield url
 
 
 def _shot(page: Any, tmp_path: Path, name: str) -> None:

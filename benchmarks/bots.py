@@ -31,6 +31,7 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Order
+from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.bots.council import Council
 from judge.bots.engine import bot_orders
@@ -117,9 +118,14 @@ def play_pure(subject: str, seed: int, last_year: int) -> Tally:
         ):
             break
     counts = {p: len(position.centers_of(p)) for p in pure.powers}
-    mine = counts[subject]
     tally.decided = int(any(v >= pure.victory for p, v in counts.items() if p != subject))
     tally.captured = int(position.centers != start)
+    return _ended(tally, position, counts, subject)
+
+
+def _ended(tally: Tally, position: Position, counts: dict[str, int], subject: str) -> Tally:
+    """The subject's standing at the end of a game."""
+    mine = counts[subject]
     tally.most = int(mine == max(counts.values()) and mine > 0)
     alive = mine > 0 or bool(position.units_of(subject))
     tally.survived = int(alive)
@@ -163,13 +169,7 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
     counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
     mine = counts[subject]
     tally.wins = int(mine >= 18)
-    tally.most = int(mine == max(counts.values()) and mine > 0)
-    alive = mine > 0 or bool(position.units_of(subject))
-    tally.survived = int(alive)
-    tally.eliminated = int(not alive)
-    tally.centres = mine
-    tally.others = sum(v for p, v in counts.items() if p != subject) / 6
-    return tally
+    return _ended(tally, position, counts, subject)
 
 
 def _job(args: tuple[str, str, int, int, str]) -> tuple[str, Tally]:

@@ -96,6 +96,17 @@ def test_negotiating_with_the_computer_powers(db: Database, lang: str) -> None:
     assert any("Austria" in m.body or "Autriche" in m.body for m in news)
 
 
+def _fleet_in_the_channel(db: Database) -> None:
+    """France's fleet of Brest stands in the English Channel already."""
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "solo")
+        assert game is not None
+        position = dict(game.position)
+        position["units"] = {p: ["F ENG" if u == "F BRE" else u for u in us]
+                             for p, us in position["units"].items()}
+        game.position = position
+
+
 @pytest.mark.parametrize("lang", ["en", "it", "fr"])
 def test_the_ledger_judges_after_the_phase(db: Database, lang: str) -> None:
     """France promises England peace, then orders a move into London, a centre England owns:
@@ -105,13 +116,7 @@ def test_the_ledger_judges_after_the_phase(db: Database, lang: str) -> None:
     w = WORDS[lang]
     reply = h.reply(GM, f"{w['signon']} FRANCE solo gmpass\n{TALKS[lang][0]}")
     assert "1" in reply
-    with db.session() as s:  # France's fleet stands in the Channel already
-        game = gamerepo.game_by_name(s, "solo")
-        assert game is not None
-        position = dict(game.position)
-        position["units"] = {p: ["F ENG" if u == "F BRE" else u for u in us]
-                             for p, us in position["units"].items()}
-        game.position = position
+    _fleet_in_the_channel(db)
     sent = h.mail(GM, f"{w['signon']} FRANCE solo gmpass\nF ENG - LON\nA PAR H\nA MAR H")
     assert h.game("solo").phase == "F1901M"
     (peace,) = _rows(db, Agreement)
@@ -134,13 +139,7 @@ def test_rollback_restores_the_ledger_and_trust(db: Database) -> None:
     h = _solo(db, "en")
     before = {(t.holder, t.other): (t.value, t.betrayals) for t in _rows(db, TrustRow)}
     h.reply(GM, "SIGNON FRANCE solo gmpass\nPROPOSE ENGLAND PEACE")
-    with db.session() as s:  # France's fleet stands in the Channel already
-        game = gamerepo.game_by_name(s, "solo")
-        assert game is not None
-        position = dict(game.position)
-        position["units"] = {p: ["F ENG" if u == "F BRE" else u for u in us]
-                             for p, us in position["units"].items()}
-        game.position = position
+    _fleet_in_the_channel(db)
     h.mail(GM, "SIGNON FRANCE solo gmpass\nF ENG - LON\nA PAR H\nA MAR H")
     assert h.game("solo").phase == "F1901M"
     peace = next(a for a in _rows(db, Agreement) if a.number == 1)

@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
 
-from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
@@ -56,7 +55,7 @@ def phase_title(phase: str, lang: str) -> str:
               year=ph.year, kind=tr(lang, PHASE_KINDS[ph.kind.value]))
 
 
-def place_name(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
+def place_name(location: str, lang: str, variant: str) -> str:
     """Full name of a province or coast, e.g. ``St Petersburg (south coast)``, on the map of
     ``variant`` (a position's JSON names it)."""
     board = installed_variant(variant).board
@@ -66,7 +65,7 @@ def place_name(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
     return str(province.names[lang]["name"]) if province else location
 
 
-def place_abbr(location: str, lang: str, variant: str = DEFAULT_VARIANT) -> str:
+def place_abbr(location: str, lang: str, variant: str) -> str:
     """The language's short code; French coasts are written ``STP CN`` as in seed 000."""
     board = installed_variant(variant).board
     names = board.coast_names.get(location) or (

@@ -111,12 +111,8 @@ class NotatedOrder:
         return self.text + "  " + " ".join(f"(*{n}*)" for n in self.notes)
 
 
-def _unit(kind: str, loc: str, lang: str) -> str:
-    return f"{UNIT_NAMES[lang][kind]} {place_name(loc, lang)}"
-
-
-def _fr(loc: str) -> str:
-    return place_abbr(loc, "fr")
+def _unit(kind: str, loc: str, lang: str, variant: str) -> str:
+    return f"{UNIT_NAMES[lang][kind]} {place_name(loc, lang, variant)}"
 
 
 def render_order(
@@ -124,49 +120,58 @@ def render_order(
     mark: Mark,
     lang: str,
     *,
+    variant: str,
     adjustment: bool = False,
     dislodged: bool = False,
     annihilated: bool = False,
     source: str = "submitted",
 ) -> NotatedOrder:
-    """One line of a bulletin for the order ``canonical`` whose outcome is ``mark``."""
+    """One line of a bulletin for the order ``canonical`` whose outcome is ``mark``, places
+    named as ``variant``'s map names them."""
     try:
         order = parse_canonical(canonical)
     except NotationError:
         # an order kept verbatim because it could not be read: show the text as sent
         return NotatedOrder(canonical, ("(i)",) if lang == "fr" else (NOTES[lang]["illegal"],))
     if lang == "fr":
-        return _french(order, mark, adjustment, annihilated, source)
-    return _njudge(order, mark, lang, adjustment, dislodged, annihilated, source)
+        return _french(order, mark, variant, adjustment, annihilated, source)
+    return _njudge(order, mark, lang, variant, adjustment, dislodged, annihilated, source)
 
 
-def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bool,
-            annihilated: bool, source: str) -> NotatedOrder:
+def _njudge(order: Order, mark: Mark, lang: str, variant: str, adjustment: bool,
+            dislodged: bool, annihilated: bool, source: str) -> NotatedOrder:
     v = _VERBS[lang]
+
+    def unit(kind: str, loc: str) -> str:
+        return _unit(kind, loc, lang, variant)
+
+    def place(loc: str) -> str:
+        return place_name(loc, lang, variant)
+
     if isinstance(order, Waive):
         text = v["W"]
     elif isinstance(order, Build):
-        text = f"{v['B']} {_unit(order.unit_type.value, order.location, lang)}"
+        text = f"{v['B']} {unit(order.unit_type.value, order.location)}"
     elif isinstance(order, Disband) and adjustment:
-        text = f"{v['X']} {_unit(order.unit_type.value, order.location, lang)}"
+        text = f"{v['X']} {unit(order.unit_type.value, order.location)}"
     else:
-        text = _unit(order.unit_type.value, order.location, lang)
+        text = unit(order.unit_type.value, order.location)
         if isinstance(order, Hold):
             text += f" {v['H']}"
         elif isinstance(order, Move):
-            text += f" -> {place_name(order.target, lang)}"
+            text += f" -> {place(order.target)}"
             if order.via_convoy:
                 text += " VIA"
         elif isinstance(order, SupportHold):
-            text += f" {v['S']} {_unit(order.supported_type.value, order.supported, lang)}"
+            text += f" {v['S']} {unit(order.supported_type.value, order.supported)}"
         elif isinstance(order, SupportMove):
-            text += (f" {v['S']} {_unit(order.supported_type.value, order.supported, lang)}"
-                     f" -> {place_name(order.target, lang)}")
+            text += (f" {v['S']} {unit(order.supported_type.value, order.supported)}"
+                     f" -> {place(order.target)}")
         elif isinstance(order, Convoy):
-            text += (f" {v['C']} {_unit('A', order.army, lang)}"
-                     f" -> {place_name(order.target, lang)}")
+            text += (f" {v['C']} {unit('A', order.army)}"
+                     f" -> {place(order.target)}")
         elif isinstance(order, Retreat):
-            text += f" {v['R']} {place_name(order.target, lang)}"
+            text += f" {v['R']} {place(order.target)}"
         elif isinstance(order, Disband):
             text += f" {v['D']}"
     text += "."
@@ -184,9 +189,13 @@ def _njudge(order: Order, mark: Mark, lang: str, adjustment: bool, dislodged: bo
     return NotatedOrder(text, tuple(notes))
 
 
-def _french(order: Order, mark: Mark, adjustment: bool, annihilated: bool,
-            source: str) -> NotatedOrder:
+def _french(order: Order, mark: Mark, variant: str, adjustment: bool, annihilated: bool,
+             source: str) -> NotatedOrder:
     ok = mark is Mark.SUCCEEDS
+
+    def _fr(loc: str) -> str:
+        return place_abbr(loc, "fr", variant)
+
     if isinstance(order, Waive):
         return NotatedOrder("+ (renonce)", ())
     unit = f"{order.unit_type.value} {_fr(order.location)}"

@@ -127,6 +127,7 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
     phase = Phase.parse(record.phase)
     dislodged = _dislodged(record.after) if phase.is_movement else {}
     after_units = _units_by_location(record.after)
+    variant = str(record.before.get("variant") or DEFAULT_VARIANT)
     out: list[dict[str, Any]] = []
     for power in powers:
         results = record.results.get(power, ())
@@ -149,7 +150,7 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
             source = r.get("source") or sources.get(r["order"]) or (
                 "generated" if r.get("generated") else "submitted")
             line = render_order(
-                r["order"], mark, lang,
+                r["order"], mark, lang, variant=variant,
                 adjustment=phase.is_adjustment, dislodged=is_dislodged,
                 annihilated=annihilated, source=source,
             )

@@ -24,21 +24,21 @@ from tests.bulletins.cases import fall_record
     ],
 )
 def test_french_marks(order: str, mark: Mark, expected: str) -> None:
-    assert str(render_order(order, mark, "fr")) == expected
+    assert str(render_order(order, mark, "fr", variant="standard")) == expected
 
 
 def test_french_adjustments_and_forgotten_unit() -> None:
-    assert str(render_order("F MAR B", Mark.SUCCEEDS, "fr", adjustment=True)) == "+ F TOU"
-    assert str(render_order("A UKR D", Mark.SUCCEEDS, "fr", adjustment=True)) == "- A UKR"
-    assert str(render_order("F STP/NC B", Mark.SUCCEEDS, "fr", adjustment=True)) == "+ F STP CN"
-    line = render_order("A VEN H", Mark.SUCCEEDS, "fr", source="generated")
+    assert str(render_order("F MAR B", Mark.SUCCEEDS, "fr", variant="standard", adjustment=True)) == "+ F TOU"
+    assert str(render_order("A UKR D", Mark.SUCCEEDS, "fr", variant="standard", adjustment=True)) == "- A UKR"
+    assert str(render_order("F STP/NC B", Mark.SUCCEEDS, "fr", variant="standard", adjustment=True)) == "+ F STP CN"
+    line = render_order("A VEN H", Mark.SUCCEEDS, "fr", variant="standard", source="generated")
     assert str(line) == "A VEN T (o)"
 
 
 def test_english_notes() -> None:
-    line = render_order("A BUD - GAL", classify("fails", "bounced"), "en")
+    line = render_order("A BUD - GAL", classify("fails", "bounced"), "en", variant="standard")
     assert str(line) == "Army Budapest -> Galicia.  (*bounce*)"
-    line = render_order("A RUH H", classify("fails", "dislodged"), "en", dislodged=True)
+    line = render_order("A RUH H", classify("fails", "dislodged"), "en", variant="standard", dislodged=True)
     assert str(line) == "Army Ruhr HOLD.  (*dislodged*)"
     assert classify("fails", "no_convoy_route") is Mark.NO_CONVOY
     assert classify("fails", "convoy_paradox") is Mark.DISRUPTED

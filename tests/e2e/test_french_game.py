@@ -21,7 +21,7 @@ NAME = "paris"
 
 def french(order: str) -> str:
     """``A MAR - SPA`` -> ``A TOU-ESP``: seed 000's abbreviations and compact dash."""
-    text = re.sub(r"\b[A-Z]{3}(?:/[A-Z]{2})?\b", lambda m: place_abbr(m.group(0), "fr"), order)
+    text = re.sub(r"\b[A-Z]{3}(?:/[A-Z]{2})?\b", lambda m: place_abbr(m.group(0), "fr", "standard"), order)
     return text.replace(" - ", "-")
 
 

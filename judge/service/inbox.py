@@ -42,7 +42,7 @@ from judge.storage.mailrepo import (
     mark_inbound,
     peek_new_inbound,
     requeue_failed,
-    set_inbound_raw,
+    set_inbound_raws,
 )
 from judge.storage.models import OutboundMail
 
@@ -183,8 +183,7 @@ def process_batch(
                                else _masked(row, ctx.secrets, decode, settings)))
         insert_outbound(session, outbox)
         finish_inbound(session, results)
-        for inbound_id, raw in masked:
-            set_inbound_raw(session, inbound_id, raw)
+        set_inbound_raws(session, masked)
     handled = [r[0] for r in results]
     if ahead is not None:
         done = set(handled)

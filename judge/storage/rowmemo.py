@@ -7,11 +7,14 @@ one session. The session's identity map already holds those rows; an ORM query f
 returns the very object it holds, without refreshing it. What the identity map lacks is the
 step from the natural key to the row, and that is what is kept here, in ``session.info``.
 
-A remembered row is used only while it is still persistent in this session and not marked for
-deletion, not expired (a rolled-back savepoint, a commit) and still has the key (a renamed game, an account whose
-address changed): otherwise the database is asked again, as before. Only rows that were found
-(or added) are remembered, so a row added later in the transaction (a seat of a game created by the same
-mail) is still found by the query. Nothing here is a cache across transactions.
+Any rollback, a savepoint's too, forgets every remembered row (SQLAlchemy 2.1 leaves a row
+added inside a rolled-back savepoint in the session as if persistent, though the database no
+longer has it). Otherwise a remembered row is used only while it is still in this session
+(persistent, or added and not yet flushed), not marked for deletion, not expired, and still
+under its key (a renamed game, an account whose address changed); else the database is asked
+again, as before. Only rows found (or added) are remembered: a row added later in the
+transaction (a seat of a game the same mail created) is still found by the query. Nothing
+here outlives the transaction.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from sqlalchemy import inspect
+from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
 _INFO = "judge_rows_by_key"
@@ -36,8 +39,7 @@ def recall(session: Session, kind: str, key: Hashable, still: Callable[[Any], bo
     if row is None:
         return None
     state = inspect(row)
-    # deleted (``session.delete`` not yet flushed: a query would flush it and find nothing)
-    # (a row added by this transaction and not yet flushed is pending: it holds)
+    # marked deleted and not yet flushed: a query would flush the delete and find nothing
     gone = not (state.persistent or state.pending) or (session.deleted
                                                        and row in session.deleted)
     if gone or state.expired_attributes or state.session_id != session.hash_key \
@@ -63,3 +65,8 @@ def _rows(session: Session) -> dict[tuple[str, Hashable], Any]:
         kept = session.info[_INFO] = (transaction, {})
     rows: dict[tuple[str, Hashable], Any] = kept[1]
     return rows
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget(session: Session, _previous: Any) -> None:
+    session.info.pop(_INFO, None)

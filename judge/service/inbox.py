@@ -398,10 +398,15 @@ class DrainRunner(Runner):
         self.ahead = PreparedAhead()
         self.warmed = False
 
-    async def one_round(self) -> float | None:
-        if not self.warmed:  # once: the reply templates compiled outside any transaction
+    async def warm(self) -> None:
+        """Compile the reply templates outside any transaction (once; ``serve`` does it
+        before it listens, so the first mails do not wait for it)."""
+        if not self.warmed:
             self.warmed = True
             await asyncio.to_thread(reply_text.warm)
+
+    async def one_round(self) -> float | None:
+        await self.warm()
         # raises only when the database itself is failing: the mail stays stored
         handled = await asyncio.to_thread(drain_some, self.db, self.settings, self.decode,
                                           self.dispatcher, self.now, self.batch,

@@ -91,6 +91,26 @@ def cpu_times(pid: int, thread: int | None = None) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds (user + system) of each live descendant of ``pid`` (the turn pool's
+    worker processes: the early "look now" rows the order mails add are worked there)."""
+    found: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            kids = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        for kid in map(int, kids):
+            try:
+                found[kid] = sum(cpu_times(kid))
+            except OSError:
+                continue
+            todo.append(kid)
+    return found
+
+
 def wait_port(port: int, timeout: float = 120.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -311,6 +331,7 @@ def run_judge(url: str, n: int, clients: int, scenario: str = "help"
             time.sleep(1.0)
         mids = [f"<{uuid.uuid4().hex}@bench>" for _ in range(n)]
         user0, system0 = cpu_times(proc.pid)
+        kids0 = children_cpu(proc.pid)
         loop0 = sum(cpu_times(proc.pid, proc.pid))
         start = time.monotonic()
         acks: list[float] = []
@@ -322,9 +343,11 @@ def run_judge(url: str, n: int, clients: int, scenario: str = "help"
         user, system = cpu_times(proc.pid)
         cpu = user - user0 + system - system0  # start-up (imports) not counted
         loop = sum(cpu_times(proc.pid, proc.pid)) - loop0
+        kids = sum(at - kids0.get(kid, 0.0) for kid, at in children_cpu(proc.pid).items())
         print(f"  judge CPU: {cpu / n * 1000:.2f} ms/mail ({(user - user0) / n * 1000:.2f} user), "
               f"of which the event loop thread {loop / n * 1000:.2f}, database threads "
-              f"{(cpu - loop) / n * 1000:.2f}", file=sys.stderr)
+              f"{(cpu - loop) / n * 1000:.2f}; besides, its worker processes (turn pool) "
+              f"{kids / n * 1000:.2f}", file=sys.stderr)
         acks.sort()
         print(f"  LMTP ack (250) wait: p50 {statistics.median(acks) * 1000:.1f} ms, p99 "
               f"{acks[min(len(acks) - 1, int(len(acks) * 0.99))] * 1000:.1f} ms, max "

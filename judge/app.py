@@ -110,6 +110,10 @@ async def serve(
     if handle_signals:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, ctx.stop)
+    drain = DrainRunner(db, settings, decode, ctx.stopping, ctx.inbox_wake,
+                        on_handled=ctx.mail_handled, now=ctx.now)
+    # the reply templates (a few hundred ms of compiling) before the first mail can arrive
+    await drain.warm()
     listeners: list[Listener] = []
     gate = ConnectionGate(settings.max_mail_connections)  # one cap for LMTP and SMTP together
     for name, host, port, lmtp in (
@@ -122,8 +126,6 @@ async def serve(
         listener = await start_listener(handler, host, port, lmtp, settings, gate)
         listeners.append(listener)
         ctx.ports[name] = listener.port
-    drain = DrainRunner(db, settings, decode, ctx.stopping, ctx.inbox_wake,
-                        on_handled=ctx.mail_handled, now=ctx.now)
     outbox = OutboxRunner(db, settings, ctx.stopping, ctx.outbox_wake, now=ctx.now,
                           on_dead=dead_letter_hook(settings, ctx.now))
     core: list[asyncio.Task[None]] = [

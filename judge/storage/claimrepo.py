@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from judge.storage.models_game import Deadline, Game
 from judge.storage.models_mail import OutboundMail
+from judge.storage.rowmemo import recall, remember
 
 EARLY = "early"  # a deadline row meaning "look at this game now" (its orders may be complete)
 
@@ -44,14 +45,23 @@ def claim_due_deadline(session: Session, now: datetime, skip: Sequence[int] = ()
 
 
 def open_early_row(session: Session, game_id: int, phase: str) -> bool:
-    """Whether the game already has an open "look now" row for ``phase``."""
+    """Whether the game already has an open "look now" row for ``phase``.
+
+    A row this transaction added is known without asking (an order mail asks twice, and the
+    drain handles several in one transaction); it is still open unless this transaction closed
+    it (``close_deadlines`` sets ``done`` on it too). A row found in the table is not
+    remembered: another node's scheduler may take it meanwhile (PostgreSQL)."""
+    if recall(session, EARLY, (game_id, phase), lambda row: not row.done) is not None:
+        return True
     stmt = select(Deadline.id).where(Deadline.game_id == game_id, Deadline.done.is_(False),
                                      Deadline.kind == EARLY, Deadline.phase == phase).limit(1)
     return session.scalar(stmt) is not None
 
 
 def add_early_row(session: Session, game_id: int, phase: str, now: datetime) -> None:
-    session.add(Deadline(game_id=game_id, phase=phase, due_at=now, kind=EARLY, done=False))
+    row = Deadline(game_id=game_id, phase=phase, due_at=now, kind=EARLY, done=False)
+    session.add(row)
+    remember(session, EARLY, (game_id, phase), row)
 
 
 _OUTBOUND = cast(Table, OutboundMail.__table__)

@@ -9,23 +9,41 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.storage.models_game import Account, AuditLog, Deadline, Game, OrderSet, Seat, Turn
+from judge.storage.rowmemo import recall, remember
 
 
 def account_for(session: Session, address: str, now: datetime, display_name: str = "") -> Account:
     """The account of ``address`` (matched case-insensitively), created on first sight."""
-    found = session.scalar(select(Account).where(func.lower(Account.address) == address.lower()))
+    found = account_by_address(session, address)
     if found is None:
         found = Account(address=address, display_name=display_name, created=now)
         session.add(found)
         session.flush()
+        remember(session, "account", address.lower(), found)
+    return found
+
+
+def account_by_address(session: Session, address: str) -> Account | None:
+    """The account of ``address`` (matched case-insensitively), if any."""
+    key = address.lower()
+    found: Account | None = recall(session, "account", key,
+                                   lambda row: row.address.lower() == key)
+    if found is None:
+        found = remember(session, "account", key, session.scalar(
+            select(Account).where(func.lower(Account.address) == key)))
     return found
 
 
 def game_by_name(session: Session, name: str, lock: bool = False) -> Game | None:
-    stmt = select(Game).where(func.lower(Game.name) == name.lower())
+    key = name.lower()
+    if not lock:  # a lock is taken by the query: always asked
+        found: Game | None = recall(session, "game", key, lambda row: row.name.lower() == key)
+        if found is not None:
+            return found
+    stmt = select(Game).where(func.lower(Game.name) == key)
     if lock:
         stmt = stmt.with_for_update()
-    return session.scalar(stmt)
+    return remember(session, "game", key, session.scalar(stmt))
 
 
 def seats(session: Session, game_id: int) -> list[Seat]:

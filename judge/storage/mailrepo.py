@@ -435,9 +435,19 @@ def set_imap_watermark(session: Session, account: str, uidvalidity: int, last_ui
     state.last_uid = last_uid
 
 
+_SET_RAW = update(_INBOUND).where(_INBOUND.c.id == bindparam("b_id")).values(
+    raw=bindparam("b_raw"))
+
+
 def set_inbound_raw(session: Session, inbound_id: int, raw: bytes) -> None:
     """Replace a handled mail's stored bytes (its passwords masked)."""
-    session.execute(update(InboundMail).where(InboundMail.id == inbound_id).values(raw=raw))
+    set_inbound_raws(session, [(inbound_id, raw)])
+
+
+def set_inbound_raws(session: Session, masked: Sequence[tuple[int, bytes]]) -> None:
+    """``set_inbound_raw`` for several mails in one statement (the drain's batch)."""
+    if masked:
+        session.execute(_SET_RAW, [{"b_id": i, "b_raw": raw} for i, raw in masked])
 
 
 # --- dead letters and bounces -------------------------------------------------------------

@@ -12,11 +12,13 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.orm import Session, load_only
 
+from judge.storage import gamerepo
 from judge.storage.models_game import Account, Deadline, Game, Press, Seat, Turn, Vote
+from judge.storage.rowmemo import recall, remember
 
 
 def account_by_address(session: Session, address: str) -> Account | None:
-    return session.scalar(select(Account).where(func.lower(Account.address) == address.lower()))
+    return gamerepo.account_by_address(session, address)
 
 
 def addresses_of_accounts(session: Session, account_ids: Sequence[int]) -> dict[int, str]:
@@ -60,7 +62,13 @@ def games_page(session: Session, statuses: Sequence[str], page: int, per_page: i
 
 
 def seat_by_power(session: Session, game_id: int, power: str) -> Seat | None:
-    return session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.power == power))
+    key = (game_id, power)
+    found: Seat | None = recall(session, "seat", key,
+                                lambda row: (row.game_id, row.power) == key)
+    if found is None:
+        found = remember(session, "seat", key, session.scalar(
+            select(Seat).where(Seat.game_id == game_id, Seat.power == power)))
+    return found
 
 
 def seat_by_token(session: Session, token: str) -> Seat | None:
@@ -124,7 +132,7 @@ def press_of_game(session: Session, game_id: int) -> list[Press]:
 
 def stored_hash(session: Session, game_name: str, power: str) -> str | None:
     """The password hash a SIGNON of ``power`` (or "GM") in game ``game_name`` checks."""
-    game = session.scalar(select(Game).where(func.lower(Game.name) == game_name.lower()))
+    game = gamerepo.game_by_name(session, game_name)
     if game is None:
         return None
     if power == "GM":

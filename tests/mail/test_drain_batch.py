@@ -316,3 +316,27 @@ def test_a_mail_prepared_and_not_handled_is_not_prepared_again(
     assert prepared == Counter({mid: 1 for mid in ids})
     assert rec.calls == Counter({mid: 1 for mid in ids})
     assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})
+
+
+@BOTH
+def test_a_failed_batch_is_redone_without_preparing_again(
+        db: CountingDb, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: the mails of a batch that failed are handled again one per transaction with
+    what the batch prepared for them (a failing mail must not double the scrypt work of the
+    whole batch); each ends handled once, the failing one failed."""
+    ids = store(db, 5)
+    prepared: Counter[str] = Counter()
+    real = dispatch_module.prepare
+
+    def counting(reader, mail, settings_):  # noqa: ANN001
+        prepared[mail.message_id] += 1
+        return real(reader, mail, settings_)
+
+    monkeypatch.setattr(dispatch_module, "prepare", counting)
+    rec = Recorder(bad={ids[2]})
+    ahead = inbox.PreparedAhead()
+    handled = inbox.drain_some(db, settings, decode, rec, limit=inbox.DRAIN_BATCH, ahead=ahead)
+    assert len(handled) == 5
+    assert statuses(db) == {mid: ("failed" if mid == ids[2] else "done") for mid in ids}
+    assert prepared == Counter({mid: 1 for mid in ids})
+    assert replies_by_mail(db) == Counter({mid: 1 for mid in ids})

@@ -283,7 +283,10 @@ def for_command(s: MailSession, cmd: Command) -> None:
 def refuse_cc(s: MailSession) -> bool:
     """Seed 002: an orders mail copied to another player of the game is refused, GM told."""
     mail = s.ctx.mail
-    copied = {a.lower() for a in (*mail.to, *mail.cc)} - {mail.from_addr.lower()}
+    # the judge's own address is no copy: without it, a plain orders mail asks nothing more
+    # (the check cost four queries per mail, issue 16)
+    copied = {a.lower() for a in (*mail.to, *mail.cc)} - {mail.from_addr.lower(),
+                                                          s.settings.address.lower()}
     if not copied:
         return False
     has_orders = any(isinstance(i, OrderLine) or (isinstance(i, Command) and i.verb is Verb.FOR)

@@ -5,11 +5,14 @@ Canonical (upper case): ``A PAR H``, ``A PAR - BUR``, ``A LON - BEL VIA``,
 ``A BUR D``, ``F STP/SC B``, ``A PAR D`` (adjustment disband), ``WAIVE``.
 Orders are small frozen value objects so they can be compared, hashed and voted on. Each
 order class is final: the adjudicator tells them apart by ``type(order) is Kind``, which mypy
-narrows exactly only for final classes.
+narrows exactly only for final classes. Each value class says how it is pickled and copied
+(``__reduce__``: its class and fields): the dataclass default sets the fields of a frozen
+instance one by one, which the optional compiled build (``scripts/build_compiled.sh``) refuses.
 """
 
 from __future__ import annotations
 
+import builtins  # ``type`` is a field of Unit
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +33,9 @@ class Unit:
     @property
     def province(self) -> str:
         return self.location.split("/", 1)[0]
+
+    def __reduce__(self) -> tuple[builtins.type[Unit], tuple[str, UnitType, str]]:
+        return (Unit, (self.power, self.type, self.location))
 
     def __str__(self) -> str:
         return f"{self.type._value_} {self.location}"
@@ -56,6 +62,9 @@ class Hold:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Hold], tuple[UnitType, str]]:
+        return (Hold, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} H"
 
@@ -67,6 +76,9 @@ class Move:
     location: str
     target: str
     via_convoy: bool = False
+
+    def __reduce__(self) -> tuple[type[Move], tuple[UnitType, str, str, bool]]:
+        return (Move, (self.unit_type, self.location, self.target, self.via_convoy))
 
     def __str__(self) -> str:
         via = " VIA" if self.via_convoy else ""
@@ -80,6 +92,9 @@ class SupportHold:
     location: str
     supported_type: UnitType
     supported: str
+
+    def __reduce__(self) -> tuple[type[SupportHold], tuple[UnitType, str, UnitType, str]]:
+        return (SupportHold, (self.unit_type, self.location, self.supported_type, self.supported))
 
     def __str__(self) -> str:
         return (
@@ -96,6 +111,9 @@ class SupportMove:
     supported: str
     target: str
 
+    def __reduce__(self) -> tuple[type[SupportMove], tuple[UnitType, str, UnitType, str, str]]:
+        return (SupportMove, (self.unit_type, self.location, self.supported_type, self.supported, self.target))
+
     def __str__(self) -> str:
         return (
             f"{self.unit_type._value_} {self.location} S "
@@ -111,6 +129,9 @@ class Convoy:
     army: str
     target: str
 
+    def __reduce__(self) -> tuple[type[Convoy], tuple[UnitType, str, str, str]]:
+        return (Convoy, (self.unit_type, self.location, self.army, self.target))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} C A {self.army} - {self.target}"
 
@@ -121,6 +142,9 @@ class Retreat:
     unit_type: UnitType
     location: str
     target: str
+
+    def __reduce__(self) -> tuple[type[Retreat], tuple[UnitType, str, str]]:
+        return (Retreat, (self.unit_type, self.location, self.target))
 
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} R {self.target}"
@@ -134,6 +158,9 @@ class Disband:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Disband], tuple[UnitType, str]]:
+        return (Disband, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} D"
 
@@ -144,6 +171,9 @@ class Build:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Build], tuple[UnitType, str]]:
+        return (Build, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} B"
 
@@ -151,6 +181,9 @@ class Build:
 @final
 @dataclass(frozen=True, slots=True)
 class Waive:
+    def __reduce__(self) -> tuple[type[Waive], tuple[()]]:
+        return (Waive, ())
+
     def __str__(self) -> str:
         return "WAIVE"
 

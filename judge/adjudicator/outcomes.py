@@ -55,13 +55,15 @@ class OrderResult(NamedTuple):
     def succeeded(self) -> bool:
         return self.outcome is Outcome.SUCCEEDS
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, order_text: str | None = None) -> dict[str, Any]:
+        """``order_text``: ``str(self.order)``, when the caller has it already."""
         # ``_value_`` rather than ``value``: the same string without the enum's descriptor,
         # which costs a microsecond per order of a batch
+        text = str(self.order) if order_text is None else order_text
         if self.outcome is Outcome.SUCCEEDS:
-            out: dict[str, Any] = {"order": str(self.order), "result": "succeeds"}
+            out: dict[str, Any] = {"order": text, "result": "succeeds"}
         else:
-            out = {"order": str(self.order), "result": "fails", "reason": self.outcome._value_}
+            out = {"order": text, "result": "fails", "reason": self.outcome._value_}
         if self.refusal is not None:
             out["refusal"] = self.refusal._value_
         if self.by:

@@ -156,39 +156,123 @@ def _convoys(board: Board, fleet_loc: str, army: str) -> tuple[Convoy, ...]:
     )
 
 
-class _SeaView:
-    """What every power's listing shares: who could move where, the sea lanes and who they
-    could carry where."""
+def _label(kind: UnitType, loc: str) -> str:
+    """``A PAR``: what the tables below key units by (one string, its hash kept by Python)."""
+    return f"{kind.value} {loc}"
 
-    __slots__ = ("key", "lanes", "by_sea_into", "into")
+
+class _UnitTable:
+    """What a unit of one type at one location may be ordered, as far as the map alone says:
+    its hold and moves, and for each province it could support into, the support orders ready
+    made (a hold support by the label of the unit supported, a move support by the label of
+    the unit that moves). Built once per board, type and location; a listing then only looks
+    up which of them the units on the board make real."""
+
+    __slots__ = ("own", "adjacent", "reach", "targets", "convoys")
+
+    def __init__(self, board: Board, kind: UnitType, loc: str) -> None:
+        prov = loc.split("/", 1)[0]
+        self.own = _own_moves(board, kind, loc)
+        self.adjacent = board.army_adjacency.get(prov, frozenset())
+        self.reach = _reach(board, kind, loc)
+        movers_into = _movers_into(board)
+        targets: list[_Target] = []
+        for target in sorted(self.reach):
+            holds: dict[str, SupportHold] = {}
+            for where in (target, *board.provinces[target].coasts):
+                for other in (ARMY, FLEET):
+                    if other is ARMY and where == target and board.can_army_stand(where):
+                        holds[_label(other, where)] = _support_hold(kind, loc, other, where)
+                    if other is FLEET and board.can_fleet_stand(where):
+                        holds[_label(other, where)] = _support_hold(kind, loc, other, where)
+            movers = {
+                _label(other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
+                for mover_prov, other, mover_loc in movers_into.get(target, ())
+                if mover_prov != prov
+            }
+            targets.append((target, holds, movers))
+        self.targets = tuple(targets)
+        # a fleet at sea: army province -> the convoys it could give that army (none: absent)
+        self.convoys: dict[str, tuple[Convoy, ...]] = {}
+        if kind is FLEET and board.provinces[prov].is_sea:
+            for army in seas_touching(board):
+                convoys = _convoys(board, loc, army)
+                if convoys:
+                    self.convoys[army] = convoys
+
+
+_Target = tuple[str, dict[str, SupportHold], dict[str, SupportMove]]
+
+# Per board: unit label -> its table, built on first use (the map bounds how many there are).
+_TABLES: dict[int, tuple[Board, dict[str, _UnitTable]]] = {}
+
+
+def _tables(board: Board) -> dict[str, _UnitTable]:
+    entry = _TABLES.get(id(board))
+    if entry is None or entry[0] is not board:
+        entry = _TABLES[id(board)] = (board, {})
+    return entry[1]
+
+
+def _table(tables: dict[str, _UnitTable], board: Board, unit: Unit, label: str) -> _UnitTable:
+    table = tables.get(label)
+    if table is None:
+        table = tables[label] = _UnitTable(board, unit.type, unit.location)
+    return table
+
+
+class _SeaView:
+    """What every power's listing shares: each unit's label and table, who could move where,
+    the sea lanes and who they could carry where."""
+
+    __slots__ = ("key", "labels", "tables", "lanes", "by_sea_into", "into", "armies")
 
     def __init__(self, board: Board, units: dict[str, Unit], key: tuple[object, ...]) -> None:
         self.key = key
-        # the units that could move into each province, in the order of ``_movers_into``
-        # (by location): what the supports into it are about
-        self.into: dict[str, list[tuple[str, tuple[UnitType, str]]]] = {}
+        tables = _tables(board)
+        self.labels: dict[str, str] = {}
+        self.tables: dict[str, _UnitTable] = {}
+        self.armies: list[str] = []  # the armies' provinces (whom a fleet could convoy)
+        fleets = False
+        for prov, unit in units.items():
+            label = _label(unit.type, unit.location)
+            self.labels[prov] = label
+            self.tables[prov] = _table(tables, board, unit, label)
+            if unit.type is ARMY:
+                self.armies.append(prov)
+            else:
+                fleets = True
+        # the labels of the units that could move into each province, by location: what the
+        # supports into it are about
+        self.into: dict[str, list[str]] = {}
         for prov, unit in sorted(units.items(), key=lambda item: item[1].location):
             if unit.type is ARMY and not board.can_army_stand(unit.location):
                 continue
             if unit.type is FLEET and not board.can_fleet_stand(unit.location):
                 continue
-            for target in _reach(board, unit.type, unit.location):
-                self.into.setdefault(target, []).append((prov, (unit.type, unit.location)))
-        self.lanes = (
-            _SeaLanes(board, units) if any(u.type is FLEET for u in units.values()) else None
-        )
-        # armies that could be carried into each coastal province, by the stretch they touch
-        self.by_sea_into: dict[str, list[Unit]] = {}
+            label = self.labels[prov]
+            for target in self.tables[prov].reach:
+                self.into.setdefault(target, []).append(label)
+        self.lanes = _SeaLanes(board, units) if fleets else None
+        # armies that could be carried into each coastal province, by the stretch they touch,
+        # each once and without those that could move there by land (supported as such)
+        self.by_sea_into: dict[str, list[str]] = {}
         lanes = self.lanes
         if lanes is not None and lanes.coasts:
-            armies_on: dict[int, list[Unit]] = {}
-            for prov, unit in units.items():
-                if unit.type is ARMY:
-                    for index in lanes.stretches(prov):
-                        armies_on.setdefault(index, []).append(unit)
+            armies_on: dict[int, list[str]] = {}
+            for prov in self.armies:
+                for index in lanes.stretches(prov):
+                    armies_on.setdefault(index, []).append(units[prov].location)
+            by_sea: dict[str, list[str]] = {}
             for index, armies in armies_on.items():
                 for coast in lanes.coasts[index]:
-                    self.by_sea_into.setdefault(coast, []).extend(armies)
+                    by_sea.setdefault(coast, []).extend(armies)
+            for coast, armies in by_sea.items():
+                by_land = {label[2:].split("/", 1)[0] for label in self.into.get(coast, ())}
+                by_land.add(coast)
+                only = [a for a in dict.fromkeys(armies) if a not in by_land]
+                if only:
+                    self.by_sea_into[coast] = only
 
 
 # The seven listings of one phase share one view; the key compares unit objects by identity
@@ -206,84 +290,43 @@ def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
     return view
 
 
-class _UnitTable:
-    """What a unit of one type at one location may be ordered, as far as the map alone says:
-    its hold and moves, and for each province it could support into, the support orders ready
-    made (a hold support by the location of the unit supported, a move support by the location
-    it moves from). Built once per board, type and location; a listing then only looks up
-    which of them the units on the board make real."""
-
-    __slots__ = ("own", "adjacent", "targets")
-
-    def __init__(self, board: Board, kind: UnitType, loc: str) -> None:
-        prov = loc.split("/", 1)[0]
-        self.own = _own_moves(board, kind, loc)
-        self.adjacent = board.army_adjacency.get(prov, frozenset())
-        movers_into = _movers_into(board)
-        targets: list[_Target] = []
-        for target in sorted(_reach(board, kind, loc)):
-            holds: dict[tuple[UnitType, str], SupportHold] = {}
-            for where in (target, *board.provinces[target].coasts):
-                for other in (ARMY, FLEET):
-                    if other is ARMY and where == target and board.can_army_stand(where):
-                        holds[(other, where)] = _support_hold(kind, loc, other, where)
-                    if other is FLEET and board.can_fleet_stand(where):
-                        holds[(other, where)] = _support_hold(kind, loc, other, where)
-            movers = {
-                (other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
-                for mover_prov, other, mover_loc in movers_into.get(target, ())
-                if mover_prov != prov
-            }
-            targets.append((target, holds, movers))
-        self.targets = tuple(targets)
-
-
-_Target = tuple[
-    str,
-    dict[tuple[UnitType, str], SupportHold],
-    dict[tuple[UnitType, str], SupportMove],
-]
-
-
-@cache
-def _unit_table(board: Board, kind: UnitType, loc: str) -> _UnitTable:
-    return _UnitTable(board, kind, loc)
-
-
-def _unit_orders(
-    board: Board, units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit
-) -> list[Order]:
+def _unit_orders(units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit) -> list[Order]:
+    """The unit's orders: the table's, filtered by the units on the board. The lookups run as
+    ``map``/``filter`` over the table's dicts (C loops): this is the listing's inner loop."""
     t, loc = unit.type, unit.location
-    table = _unit_table(board, t, loc)
+    table = view.tables[prov]
     lanes = view.lanes
     by_sea_into = view.by_sea_into
     into = view.into
+    labels = view.labels
     orders: list[Order] = list(table.own)
     if t is ARMY and lanes is not None:
         adjacent = table.adjacent
         for target in sorted(lanes.reach(prov)):
             orders.append(_convoyed_move(loc, target, target in adjacent))
     for target, holds, movers in table.targets:
-        other = units.get(target)
+        other = labels.get(target)
         if other is not None:
-            hold = holds.get((other.type, other.location))
+            hold = holds.get(other)
             if hold is None:  # a unit where the map says none can stand: made as asked
-                hold = _support_hold(t, loc, other.type, other.location)
+                there = units[target]
+                hold = _support_hold(t, loc, there.type, there.location)
             orders.append(hold)
-        seen: set[str] = set()
-        for mover_prov, key in into.get(target, ()):
-            order = movers.get(key)
-            if order is not None:  # None: the supporter itself
-                seen.add(mover_prov)
-                orders.append(order)
-        for army in by_sea_into.get(target, ()):
-            if army.location not in seen and army.location != prov and army.location != target:
-                seen.add(army.location)
-                orders.append(_support_move(t, loc, ARMY, army.location, target))
-    if t is FLEET and lanes is not None and prov in lanes.stretch_of:
-        for army_prov, army in units.items():
-            if army.type is ARMY:
-                orders.extend(_convoys(board, loc, army_prov))
+        movers_in = into.get(target)
+        if movers_in is not None:
+            # (None: the supporter itself, or a unit no move support of this table is for)
+            orders.extend(filter(None, map(movers.get, movers_in)))
+        if by_sea_into:
+            by_sea = by_sea_into.get(target)
+            if by_sea is not None:
+                for army in by_sea:
+                    if army != prov:
+                        orders.append(_support_move(t, loc, ARMY, army, target))
+    if table.convoys and lanes is not None and prov in lanes.stretch_of:
+        convoys = table.convoys
+        for found in map(convoys.get, view.armies):
+            if found is not None:
+                orders.extend(found)
     return orders
 
 
@@ -291,7 +334,7 @@ def _movement(position: Position, power: str, board: Board) -> dict[str, list[Or
     units = position.units
     view = _sea_view(board, units)
     return {
-        unit.location: _unit_orders(board, units, view, prov, unit)
+        unit.location: _unit_orders(units, view, prov, unit)
         for prov, unit in units.items()
         if unit.power == power
     }
@@ -360,7 +403,7 @@ def all_possible_orders(
         mine = out.get(unit.power)
         if mine is None:
             mine = out[unit.power] = {}
-        mine[unit.location] = _unit_orders(b, units, view, prov, unit)
+        mine[unit.location] = _unit_orders(units, view, prov, unit)
     return out
 
 

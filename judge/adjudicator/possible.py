@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from operator import attrgetter
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
@@ -156,9 +157,35 @@ def _convoys(board: Board, fleet_loc: str, army: str) -> tuple[Convoy, ...]:
     )
 
 
-def _label(kind: UnitType, loc: str) -> str:
-    """``A PAR``: what the tables below key units by (one string, its hash kept by Python)."""
-    return f"{kind.value} {loc}"
+class _Listing:
+    """Per board: the unit tables, by type and location, and one string per unit label (``A
+    PAR``), shared by every table (a dict finds a key that is the same object without
+    comparing its characters)."""
+
+    __slots__ = ("board", "labels", "tables")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.labels: dict[tuple[UnitType, str], str] = {}
+        # location -> [its army's table, its fleet's table], each made on first use
+        self.tables: dict[str, list[_UnitTable | None]] = {}
+
+    def label(self, kind: UnitType, loc: str) -> str:
+        key = (kind, loc)
+        text = self.labels.get(key)
+        if text is None:
+            text = self.labels[key] = f"{kind.value} {loc}"
+        return text
+
+    def table(self, kind: UnitType, loc: str) -> _UnitTable:
+        pair = self.tables.get(loc)
+        if pair is None:
+            pair = self.tables[loc] = [None, None]
+        index = 0 if kind is ARMY else 1
+        table = pair[index]
+        if table is None:
+            table = pair[index] = _UnitTable(self, kind, loc)
+        return table
 
 
 class _UnitTable:
@@ -168,10 +195,19 @@ class _UnitTable:
     the unit that moves). Built once per board, type and location; a listing then only looks
     up which of them the units on the board make real."""
 
-    __slots__ = ("own", "adjacent", "reach", "targets", "convoys")
+    __slots__ = (
+        "label", "prov", "standable", "own", "adjacent", "reach", "targets", "convoys", "by_sea"
+    )
 
-    def __init__(self, board: Board, kind: UnitType, loc: str) -> None:
+    def __init__(self, listing: _Listing, kind: UnitType, loc: str) -> None:
+        board = listing.board
+        label = listing.label
         prov = loc.split("/", 1)[0]
+        self.label = label(kind, loc)
+        self.prov = prov
+        self.standable = (
+            board.can_army_stand(loc) if kind is ARMY else board.can_fleet_stand(loc)
+        )
         self.own = _own_moves(board, kind, loc)
         self.adjacent = board.army_adjacency.get(prov, frozenset())
         self.reach = _reach(board, kind, loc)
@@ -182,11 +218,11 @@ class _UnitTable:
             for where in (target, *board.provinces[target].coasts):
                 for other in (ARMY, FLEET):
                     if other is ARMY and where == target and board.can_army_stand(where):
-                        holds[_label(other, where)] = _support_hold(kind, loc, other, where)
+                        holds[label(other, where)] = _support_hold(kind, loc, other, where)
                     if other is FLEET and board.can_fleet_stand(where):
-                        holds[_label(other, where)] = _support_hold(kind, loc, other, where)
+                        holds[label(other, where)] = _support_hold(kind, loc, other, where)
             movers = {
-                _label(other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
+                label(other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
                 for mover_prov, other, mover_loc in movers_into.get(target, ())
                 if mover_prov != prov
             }
@@ -199,80 +235,115 @@ class _UnitTable:
                 convoys = _convoys(board, loc, army)
                 if convoys:
                     self.convoys[army] = convoys
+        # an army: coastal province -> its move there by sea (made on first use)
+        self.by_sea: dict[str, Move] = {}
 
 
 _Target = tuple[str, dict[str, SupportHold], dict[str, SupportMove]]
 
-# Per board: unit label -> its table, built on first use (the map bounds how many there are).
-_TABLES: dict[int, tuple[Board, dict[str, _UnitTable]]] = {}
+_LISTINGS: dict[int, _Listing] = {}
 
 
-def _tables(board: Board) -> dict[str, _UnitTable]:
-    entry = _TABLES.get(id(board))
-    if entry is None or entry[0] is not board:
-        entry = _TABLES[id(board)] = (board, {})
-    return entry[1]
+def _listing(board: Board) -> _Listing:
+    listing = _LISTINGS.get(id(board))
+    if listing is None or listing.board is not board:
+        listing = _LISTINGS[id(board)] = _Listing(board)
+    return listing
 
 
-def _table(tables: dict[str, _UnitTable], board: Board, unit: Unit, label: str) -> _UnitTable:
-    table = tables.get(label)
-    if table is None:
-        table = tables[label] = _UnitTable(board, unit.type, unit.location)
-    return table
+_location = attrgetter("location")
 
 
 class _SeaView:
     """What every power's listing shares: each unit's label and table, who could move where,
     the sea lanes and who they could carry where."""
 
-    __slots__ = ("key", "labels", "tables", "lanes", "by_sea_into", "into", "armies")
+    __slots__ = (
+        "key", "labels", "tables", "lanes", "by_sea_into", "into", "armies", "stretch",
+        "prov_of", "sea_only_memo",
+    )
 
     def __init__(self, board: Board, units: dict[str, Unit], key: tuple[object, ...]) -> None:
         self.key = key
-        tables = _tables(board)
-        self.labels: dict[str, str] = {}
-        self.tables: dict[str, _UnitTable] = {}
+        listing = _listing(board)
+        table_of = listing.table
+        labels: dict[str, str] = {}
+        tables: dict[str, _UnitTable] = {}
+        prov_of: dict[str, str] = {}
+        self.labels = labels
+        self.tables = tables
+        self.prov_of = prov_of  # label -> province
+        self.sea_only_memo: dict[str, list[str]] = {}
         self.armies: list[str] = []  # the armies' provinces (whom a fleet could convoy)
         fleets = False
+        # by location: the labels of the units that could move into each province, in this
+        # order, are what the supports into it are about
+        for unit in sorted(units.values(), key=_location):
+            table = table_of(unit.type, unit.location)
+            prov = table.prov
+            labels[prov] = table.label
+            tables[prov] = table
+            prov_of[table.label] = prov
+        into: dict[str, list[str]] = {}
+        self.into = into
         for prov, unit in units.items():
-            label = _label(unit.type, unit.location)
-            self.labels[prov] = label
-            self.tables[prov] = _table(tables, board, unit, label)
             if unit.type is ARMY:
                 self.armies.append(prov)
             else:
                 fleets = True
-        # the labels of the units that could move into each province, by location: what the
-        # supports into it are about
-        self.into: dict[str, list[str]] = {}
-        for prov, unit in sorted(units.items(), key=lambda item: item[1].location):
-            if unit.type is ARMY and not board.can_army_stand(unit.location):
+        for table in tables.values():
+            if not table.standable:
                 continue
-            if unit.type is FLEET and not board.can_fleet_stand(unit.location):
-                continue
-            label = self.labels[prov]
-            for target in self.tables[prov].reach:
-                self.into.setdefault(target, []).append(label)
+            label = table.label
+            for target in table.reach:
+                found = into.get(target)
+                if found is None:
+                    into[target] = [label]
+                else:
+                    found.append(label)
         self.lanes = _SeaLanes(board, units) if fleets else None
-        # armies that could be carried into each coastal province, by the stretch they touch,
-        # each once and without those that could move there by land (supported as such)
+        # armies that could be carried into each coastal province, by the stretch they touch;
+        # each list is read once per phase into ``sea_only`` (see ``_by_sea``)
         self.by_sea_into: dict[str, list[str]] = {}
+        # per stretch of seas, the coasts it reaches, sorted (an army's moves by sea)
+        self.stretch: dict[int, list[str]] = {}
         lanes = self.lanes
         if lanes is not None and lanes.coasts:
             armies_on: dict[int, list[str]] = {}
             for prov in self.armies:
                 for index in lanes.stretches(prov):
                     armies_on.setdefault(index, []).append(units[prov].location)
-            by_sea: dict[str, list[str]] = {}
+            by_sea = self.by_sea_into
             for index, armies in armies_on.items():
                 for coast in lanes.coasts[index]:
                     by_sea.setdefault(coast, []).extend(armies)
-            for coast, armies in by_sea.items():
-                by_land = {label[2:].split("/", 1)[0] for label in self.into.get(coast, ())}
-                by_land.add(coast)
-                only = [a for a in dict.fromkeys(armies) if a not in by_land]
-                if only:
-                    self.by_sea_into[coast] = only
+
+    def sea_only(self, target: str) -> list[str]:
+        """The armies that could be carried into ``target``, each once, without those that
+        could move there by land (supported as such) and without one standing there."""
+        memo = self.sea_only_memo
+        only = memo.get(target)
+        if only is None:
+            prov_of = self.prov_of
+            by_land = {prov_of[label] for label in self.into.get(target, ())}
+            by_land.add(target)
+            only = memo[target] = [
+                a for a in dict.fromkeys(self.by_sea_into[target]) if a not in by_land
+            ]
+        return only
+
+    def sea_targets(self, prov: str) -> list[str]:
+        """Where an army in ``prov`` could be carried by the fleets at sea, sorted."""
+        lanes = self.lanes
+        assert lanes is not None
+        indexes = lanes.stretches(prov)
+        if len(indexes) != 1:
+            return sorted(lanes.reach(prov))
+        (index,) = indexes
+        coasts = self.stretch.get(index)
+        if coasts is None:
+            coasts = self.stretch[index] = sorted(lanes.coasts[index])
+        return [c for c in coasts if c != prov]
 
 
 # The seven listings of one phase share one view; the key compares unit objects by identity
@@ -291,8 +362,8 @@ def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
 
 
 def _unit_orders(units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit) -> list[Order]:
-    """The unit's orders: the table's, filtered by the units on the board. The lookups run as
-    ``map``/``filter`` over the table's dicts (C loops): this is the listing's inner loop."""
+    """The unit's orders: the table's, filtered by the units on the board (the listing's inner
+    loop: plain loops of dict lookups, which the compiled build turns into C calls)."""
     t, loc = unit.type, unit.location
     table = view.tables[prov]
     lanes = view.lanes
@@ -302,8 +373,12 @@ def _unit_orders(units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit) 
     orders: list[Order] = list(table.own)
     if t is ARMY and lanes is not None:
         adjacent = table.adjacent
-        for target in sorted(lanes.reach(prov)):
-            orders.append(_convoyed_move(loc, target, target in adjacent))
+        by_sea = table.by_sea
+        for target in view.sea_targets(prov):
+            move = by_sea.get(target)
+            if move is None:
+                move = by_sea[target] = _convoyed_move(loc, target, target in adjacent)
+            orders.append(move)
     for target, holds, movers in table.targets:
         other = labels.get(target)
         if other is not None:
@@ -314,17 +389,18 @@ def _unit_orders(units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit) 
             orders.append(hold)
         movers_in = into.get(target)
         if movers_in is not None:
-            # (None: the supporter itself, or a unit no move support of this table is for)
-            orders.extend(filter(None, map(movers.get, movers_in)))
-        if by_sea_into:
-            by_sea = by_sea_into.get(target)
-            if by_sea is not None:
-                for army in by_sea:
-                    if army != prov:
-                        orders.append(_support_move(t, loc, ARMY, army, target))
+            for label in movers_in:
+                support = movers.get(label)
+                if support is not None:  # None: the supporter itself
+                    orders.append(support)
+        if by_sea_into and target in by_sea_into:
+            for army in view.sea_only(target):
+                if army != prov:
+                    orders.append(_support_move(t, loc, ARMY, army, target))
     if table.convoys and lanes is not None and prov in lanes.stretch_of:
         convoys = table.convoys
-        for found in map(convoys.get, view.armies):
+        for army in view.armies:
+            found = convoys.get(army)
             if found is not None:
                 orders.extend(found)
     return orders

@@ -29,6 +29,9 @@ from judge.rules.options import RuleSet
 HOUSE_KEYS = ("rules", "onp", "sommossa", "votes")
 
 
+_MOVEMENT_RANK = 0  # Phase.kind_rank of a movement phase
+
+
 class HouseRequestError(ValueError):
     """The house-rule keys of a request are malformed (the message says how)."""
 
@@ -118,7 +121,8 @@ def standing_of(request: HouseRequest, power: str, position: Position) -> Standi
     if power in request.sommossa:
         return Standing.SOMMOSSA
     count = request.onp.get(power, 0)
-    if not position.phase.is_movement or count == 0:
+    # the phase's rank, not its ``is_movement`` property: asked for every power of every request
+    if count == 0 or position.phase.kind_rank != _MOVEMENT_RANK:
         return Standing.PLAYING
     return Standing.FIRST_ONP if count == 1 else Standing.ABANDONED
 

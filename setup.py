@@ -33,6 +33,7 @@ COMPILED_MODULES = [
         "jsonio",
         "legality",
         "movement_phase",
+        "order_json",
         "order_index",
         "order_plans",
         "orders",

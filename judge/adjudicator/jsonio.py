@@ -22,6 +22,7 @@ from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
+from judge.adjudicator.order_json import order_result_json
 from judge.adjudicator.orders import (
     Build,
     Move,
@@ -360,7 +361,7 @@ def answer_json(
     return {
         "phase": _text(position.phase),
         "results": {
-            power: [r.to_json(_text(r.order)) for r in rs]
+            power: [order_result_json(r, _text(r.order)) for r in rs]
             for power, rs in sorted(result.results.items())
         },
         "units": after["units"],

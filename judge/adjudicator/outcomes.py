@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.legality import Refusal
+from judge.adjudicator.order_json import order_result_json
 from judge.adjudicator.orders import Order, Unit
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
@@ -57,22 +58,7 @@ class OrderResult(NamedTuple):
 
     def to_json(self, order_text: str | None = None) -> dict[str, Any]:
         """``order_text``: ``str(self.order)``, when the caller has it already."""
-        # ``_value_`` rather than ``value``: the same string without the enum's descriptor,
-        # which costs a microsecond per order of a batch
-        text = str(self.order) if order_text is None else order_text
-        if self.outcome is Outcome.SUCCEEDS:
-            out: dict[str, Any] = {"order": text, "result": "succeeds"}
-        else:
-            out = {"order": text, "result": "fails", "reason": self.outcome._value_}
-        if self.refusal is not None:
-            out["refusal"] = self.refusal._value_
-        if self.by:
-            out["by"] = list(self.by)
-        if self.dislodged_by is not None:
-            out["dislodged_by"] = self.dislodged_by
-        if self.generated:
-            out["generated"] = True
-        return out
+        return order_result_json(self, str(self.order) if order_text is None else order_text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,6 @@ from judge.rules.sommossa import (
     sommossa_retreat_orders,
 )
 
-
 _MOVEMENT_RANK = 0  # Phase.kind_rank
 _RETREAT_RANK = 1
 

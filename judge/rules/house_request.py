@@ -63,12 +63,28 @@ def _orders(texts: Any, where: str) -> list[Order]:
         raise HouseRequestError(f"{where}: {exc}") from exc
 
 
+# the keys read below besides the adjudicator's: a request with none of them (most of a batch)
+# gets the defaults, one value per variant and options (a HouseRequest is immutable)
+_OWN_KEYS = (*HOUSE_KEYS, "homes")
+_PLAIN: dict[tuple[str, RemovalDistance, str | None], HouseRequest] = {}
+
+
+def _plain_request(variant: Variant, distance: RemovalDistance, joins: str | None) -> HouseRequest:
+    key = (variant.name, distance, joins)
+    request = _PLAIN.get(key)
+    if request is None or request.variant is not variant:
+        request = _PLAIN[key] = HouseRequest(variant=variant, distance=distance, joins=joins)
+    return request
+
+
 def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     try:
         variant = variant_from_request(obj)
         options = options_from_json(obj.get("options"), variant, obj.get("italy_joins"))
     except RequestError as exc:
         raise HouseRequestError(str(exc)) from exc
+    if not any(key in obj for key in _OWN_KEYS):
+        return _plain_request(variant, options.removal_distance, options.joins)
     powers = variant.powers
     rules_text = obj.get("rules", RuleSet.ITALIAN.value)
     try:
@@ -147,7 +163,8 @@ def house_orders(
             raise HouseRequestError(
                 f"{power} has orders but is marked as {standing.value}: send one or the other"
             )
-        votes = {v: o for v, o in request.votes.get(power, {}).items() if v != power}
+        by_voter = request.votes.get(power)
+        votes = {v: o for v, o in by_voter.items() if v != power} if by_voter else {}
         made = generate_orders(
             position, power, own, standing, request.rules, votes, board, request.distance
         )

@@ -14,7 +14,6 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import repeat
 from typing import Any
 
 from judge.adjudicator.adjudication import Options, adjudicate
@@ -67,10 +66,18 @@ def _text(value: object) -> str:
 def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for unit in pos.units.values():
-        units.setdefault(unit.power, []).append(_text(unit))
+        mine = units.get(unit.power)
+        if mine is None:
+            units[unit.power] = [_text(unit)]
+        else:
+            mine.append(_text(unit))
     centers: dict[str, list[str]] = {}
     for prov, power in pos.centers.items():
-        centers.setdefault(power, []).append(prov)
+        owned = centers.get(power)
+        if owned is None:
+            centers[power] = [prov]
+        else:
+            owned.append(prov)
     dislodged: dict[str, dict[str, list[str]]] = {}
     for d in pos.dislodged.values():
         dislodged.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
@@ -105,8 +112,12 @@ def variant_from_request(obj: Any) -> Variant:
 
 
 def _string_list(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str, len(value)))):
+    if not isinstance(value, list):
         raise RequestError(f"{what} must be a list of strings")
+    # a plain loop: the compiled build makes it C (``all(map(...))`` would stay calls)
+    for item in value:
+        if not isinstance(item, str):
+            raise RequestError(f"{what} must be a list of strings")
     return value
 
 

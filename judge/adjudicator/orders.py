@@ -206,6 +206,15 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
 ]
 
 
+# The patterns an order can match, by its third word (the verb: each pattern has one), so that
+# a text is tried against its own kind only; and the unit types by letter (an enum's own lookup
+# by value runs Python code).
+_BY_VERB: dict[str, list[tuple[re.Pattern[str], type]]] = {}
+for _pattern, _kind in _PATTERNS:
+    _BY_VERB.setdefault(_pattern.pattern.split(" ")[2].rstrip("$"), []).append((_pattern, _kind))
+_UNIT_TYPES = {t.value: t for t in UnitType}
+
+
 class NotationError(ValueError):
     """The text is not in canonical notation."""
 
@@ -233,20 +242,21 @@ def _parse_canonical(text: str) -> Order:
     norm = " ".join(text.upper().split())
     if norm == "WAIVE":
         return Waive()
-    for pattern, kind in _PATTERNS:
+    words = norm.split(" ", 3)
+    for pattern, kind in _BY_VERB.get(words[2], ()) if len(words) > 2 else ():
         m = pattern.match(norm)
         if not m:
             continue
         g = m.groups()
-        ut = UnitType(g[0])
+        ut = _UNIT_TYPES[g[0]]
         if kind is Hold:
             return Hold(ut, g[1])
         if kind is Move:
             return Move(ut, g[1], g[2], via_convoy=bool(g[3]))
         if kind is SupportMove:
-            return SupportMove(ut, g[1], UnitType(g[2]), g[3], g[4])
+            return SupportMove(ut, g[1], _UNIT_TYPES[g[2]], g[3], g[4])
         if kind is SupportHold:
-            return SupportHold(ut, g[1], UnitType(g[2]), g[3])
+            return SupportHold(ut, g[1], _UNIT_TYPES[g[2]], g[3])
         if kind is Convoy:
             return Convoy(ut, g[1], g[2], g[3])
         if kind is Retreat:
@@ -269,7 +279,7 @@ def parse_unit(text: str, power: str) -> Unit:
         m = _UNIT_PATTERN.match(norm)
         if not m:
             raise NotationError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
-        unit = unit_value(power, UnitType(m.group(1)), m.group(2))
+        unit = unit_value(power, _UNIT_TYPES[m.group(1)], m.group(2))
         if len(_UNIT_TEXTS) >= _TEXTS_KEPT:
             _UNIT_TEXTS.clear()
         _UNIT_TEXTS[key] = unit

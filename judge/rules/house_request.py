@@ -156,6 +156,7 @@ def house_orders(
     except ValueError as exc:
         raise HouseRequestError(str(exc)) from exc
     board = variant.rules_at(position.phase, request.joins).board
+    movement = position.phase.kind_rank == _MOVEMENT_RANK
     for power in active:
         standing = standing_of(request, power, position)
         own = tuple(submitted.get(power, ()))
@@ -163,6 +164,10 @@ def house_orders(
             raise HouseRequestError(
                 f"{power} has orders but is marked as {standing.value}: send one or the other"
             )
+        if movement and own and standing is Standing.PLAYING:
+            # its player's orders: nothing is made up in a movement phase (``fill.generate_orders``
+            # makes holds only for a player who sent none), the common case of a batch
+            continue
         by_voter = request.votes.get(power)
         votes = {v: o for v, o in by_voter.items() if v != power} if by_voter else {}
         made = generate_orders(

@@ -1,8 +1,8 @@
 """The optional compiled build of the adjudicator; everything else is in pyproject.toml.
 
 By default this adds nothing: the judge installs as pure Python, the reference that the tests
-and the corpora check. With ``JUDGE_MYPYC=1`` the hot modules of ``judge/adjudicator`` are
-compiled with mypyc (the mypy project's compiler: C extensions from the same typed source, no
+and the corpora check. With ``JUDGE_MYPYC=1`` the hot modules of ``judge/adjudicator`` (and the
+house rules' request reading) are compiled with mypyc (the mypy project's compiler: C extensions from the same typed source, no
 second implementation to keep in step), about twice as fast on a batch of phases:
 
     pip install mypy                                  # mypyc comes with mypy (the dev extra)
@@ -48,6 +48,10 @@ COMPILED_MODULES = [
         "variant",
         "verdicts",
     )
+] + [
+    # the house rules' reading of a ``judge adjudicate`` request (its batch path)
+    "judge/rules/house_request.py",
+    "judge/rules/house_jsonio.py",
 ]
 
 

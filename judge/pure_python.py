@@ -1,9 +1,9 @@
 """Which build of the adjudicator is loaded, and a way to load the pure-Python one regardless.
 
 The optional compiled build (``setup.py``, ``scripts/build_compiled.sh``) puts C extensions of
-the ``judge.adjudicator`` modules next to their source, and Python imports an extension before
-a ``.py`` file of the same name. ``JUDGE_PURE_PYTHON=1`` in the environment (read by
-``judge/__init__.py``) imports them from source instead: the reference the compiled build is
+the hot modules (``judge.adjudicator``, the house rules' request reading) next to their source,
+and Python imports an extension before a ``.py`` file of the same name. ``JUDGE_PURE_PYTHON=1``
+in the environment (read by ``judge/__init__.py``) imports them from source instead: the reference the compiled build is
 checked against (``tests/adjudicator/test_compiled.py``, ``benchmarks/mila_compare.py``).
 """
 
@@ -15,11 +15,12 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
 from types import ModuleType
 
-_PACKAGE = "judge.adjudicator."
+_PACKAGE = "judge."
 
 
 class _SourceOnly(MetaPathFinder):
-    """Finds the adjudicator's modules among their ``.py`` files only."""
+    """Finds the judge's modules among their ``.py`` files only (the compiled ones are all in
+    one library: a build is loaded whole or not at all)."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
@@ -34,7 +35,7 @@ class _SourceOnly(MetaPathFinder):
 
 
 def use_pure_python() -> None:
-    """Import the adjudicator from source from now on (call it before anything imports it)."""
+    """Import the judge's modules from source from now on (before anything imports them)."""
     if not any(isinstance(f, _SourceOnly) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceOnly())
 

@@ -89,8 +89,8 @@ def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     rules_text = obj.get("rules", RuleSet.ITALIAN.value)
     try:
         rules = RuleSet(rules_text)
-    except ValueError as exc:
-        raise HouseRequestError(f'"rules" must be "italian", "rulebook" or "french", not {rules_text!r}') from exc
+    except ValueError as bad:  # not ``exc``: the compiled build gives a name one type
+        raise HouseRequestError(f'"rules" must be "italian", "rulebook" or "french", not {rules_text!r}') from bad
     onp_raw = obj.get("onp", {})
     if not isinstance(onp_raw, dict):
         raise HouseRequestError('"onp" must map powers to ONP counts')

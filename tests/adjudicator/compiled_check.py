@@ -2,8 +2,9 @@
 
 ``python -m tests.adjudicator.compiled_check`` adjudicates a sample and prints one line per
 case: every DATC case of the shared file and of our own, the first games of the Droidippy
-sample corpus phase by phase through ``judge adjudicate``'s handler (answers as JSON), each of
-their movement positions listed (``all_possible_orders``), and seeded random games on every
+sample corpus phase by phase through ``judge adjudicate``'s handlers (answers as JSON), each of
+their movement positions listed (``all_possible_orders``), the house rules' cases and corpus
+phases with one power's orders made up by each house rule, and seeded random games on every
 installed variant (results, next positions, listings, a pickled round trip). Its first line
 names the build that ran. ``test_compiled.py`` runs it twice, once with ``JUDGE_PURE_PYTHON=1``
 (the reference), and compares the two texts line by line.
@@ -28,6 +29,7 @@ from judge.pure_python import compiled_modules
 from judge.rules.house_jsonio import adjudicate_json_with_rules
 from tests.adjudicator.test_datc import OWN_FILE, SHARED_FILE
 from tests.corpus.droidippy import SAMPLE, read_record, records, request_for
+from tests.rules.house_cases import CASES
 
 GAMES = 40  # of the Droidippy sample: about 1,500 phases
 RANDOM_GAMES = 3  # per variant
@@ -88,6 +90,46 @@ def corpus_lines(games: int = GAMES) -> list[str]:
     return out
 
 
+def _house(request: dict[str, Any]) -> Any:
+    try:
+        return adjudicate_json_with_rules(request)
+    except ValueError as exc:  # the refusal must agree too
+        return f"error: {exc}"
+
+
+def house_lines(games: int = GAMES // 4) -> list[str]:
+    """The house rules' own cases, and corpus phases with a power's orders taken away and
+    made up by each rule: civil disorder, a first and a second ONP, Sommossa with votes."""
+    out = [_line("house-case", name, _house(request)) for name, (request, _) in CASES.items()]
+    for name, text in records(SAMPLE, games):
+        retreats: dict[str, Any] = {}
+        for phase in read_record(text):
+            if phase.name.endswith("R") and not phase.dislodged:
+                continue
+            request = request_for(phase, retreats)
+            try:
+                retreats = adjudicate_json(request)["dislodged"]
+            except ValueError:
+                continue
+            if not request["orders"]:
+                continue
+            power = sorted(request["orders"])[0]
+            given = request["orders"][power]
+            others = {p: o for p, o in request["orders"].items() if p != power}
+            voter = next((p for p in sorted(request["units"]) if p != power), power)
+            variants = {
+                "french": {**request, "orders": others, "rules": "french"},
+                "onp1": {**request, "orders": others, "onp": {power: 1}},
+                "onp2": {**request, "orders": others, "onp": {power: 2},
+                         "votes": {power: {voter: given}}},
+                "sommossa": {**request, "orders": others, "sommossa": [power],
+                             "votes": {power: {voter: given}}},
+            }
+            for kind, varied in variants.items():
+                out.append(_line("house-" + kind, f"{name} {phase.name}", _house(varied)))
+    return out
+
+
 def random_lines(games: int = RANDOM_GAMES) -> list[str]:
     out = []
     for name in variant_names():
@@ -112,7 +154,7 @@ def random_lines(games: int = RANDOM_GAMES) -> list[str]:
 
 
 def main() -> int:
-    lines = [*datc_lines(), *corpus_lines(), *random_lines()]
+    lines = [*datc_lines(), *corpus_lines(), *house_lines(), *random_lines()]
     print(_line("build", "compiled", compiled_modules()))
     print("\n".join(lines))
     return 0

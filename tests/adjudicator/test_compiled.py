@@ -1,8 +1,8 @@
 """The optional compiled build answers exactly as the pure-Python source, its reference.
 
 Runs ``tests/adjudicator/compiled_check.py`` (every DATC case, a sample of the Droidippy corpus
-through ``judge adjudicate``'s handlers, listings of legal orders, random games on every
-variant) twice: with the build that is installed, and with ``JUDGE_PURE_PYTHON=1`` (the source).
+through ``judge adjudicate``'s handlers, house-rule requests, listings of legal orders, random
+games on every variant) twice: with the build that is installed, and with ``JUDGE_PURE_PYTHON=1`` (the source).
 Skipped when no compiled build is installed; build one with ``scripts/build_compiled.sh`` (a
 checkout) or ``JUDGE_MYPYC=1 pip install --no-build-isolation .``, then run
 ``python -m pytest -q tests/adjudicator/test_compiled.py``.
@@ -58,7 +58,8 @@ def test_compiled_build_answers_as_the_pure_source() -> None:
     modules = json.loads(compiled[0].split(" ", 2)[2])
     assert "judge.adjudicator.resolver" in modules and "judge.adjudicator.possible" in modules
     kinds = {line.split(" ", 1)[0] for line in pure[1:]}
-    assert {"datc", "corpus", "house", "listing", "random", "random-listing"} <= kinds
+    assert {"datc", "corpus", "house", "listing", "random", "random-listing", "house-case",
+            "house-french", "house-onp1", "house-onp2", "house-sommossa"} <= kinds
     assert len(pure) == len(compiled)
     for want, got in zip(pure[1:], compiled[1:], strict=True):
         assert got == want

@@ -14,7 +14,7 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
@@ -51,7 +51,7 @@ def _sorted_units(units: list[Unit]) -> list[str]:
 # The texts of units, orders and phases written, by the object's identity: the adjudicator
 # shares these values (``orders.unit_value``, the parsed orders), and ``str`` of one runs Python
 # code each time. The entry keeps its object, so an id is never reused while it is listed.
-_TEXTS: dict[int, tuple[object, str]] = {}
+_TEXTS: Final[dict[int, tuple[object, str]]] = {}
 
 
 def _text(value: object) -> str:
@@ -152,8 +152,8 @@ class _Reading:
         return found
 
 
-_READINGS: dict[str, _Reading] = {}
-_PHASES: dict[str, Phase] = {}
+_READINGS: Final[dict[str, _Reading]] = {}
+_PHASES: Final[dict[str, Phase]] = {}
 
 
 def _reading(variant: Variant) -> _Reading:
@@ -285,8 +285,8 @@ def _read_order(text: str, power: str, position: Position) -> Order:
 
 # An order's text -> the order and the province of its unit (None for WAIVE and builds): in
 # a movement phase that is all ``_read_order`` needs (emptied when full, as above).
-_ORDERS: dict[str, tuple[Order, str | None]] = {}
-_RETREAT_RANK = 1  # Phase.kind_rank of a retreat phase
+_ORDERS: Final[dict[str, tuple[Order, str | None]]] = {}
+_RETREAT_RANK: Final = 1  # Phase.kind_rank of a retreat phase
 
 
 def orders_from_json(

@@ -16,7 +16,7 @@ import builtins  # ``type`` is a field of Unit
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import final
+from typing import Final, final
 
 
 class UnitType(StrEnum):
@@ -44,7 +44,7 @@ class Unit:
 # Units are immutable values; making a frozen dataclass costs about a microsecond, and the
 # movement phase recognises a unit it planned for by identity first, so the units a game makes
 # are kept and shared (the map and the seven powers bound how many there can be).
-_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+_UNITS: Final[dict[tuple[str, UnitType, str], Unit]] = {}
 
 
 def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
@@ -209,10 +209,10 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
 # The patterns an order can match, by its third word (the verb: each pattern has one), so that
 # a text is tried against its own kind only; and the unit types by letter (an enum's own lookup
 # by value runs Python code).
-_BY_VERB: dict[str, list[tuple[re.Pattern[str], type]]] = {}
+_BY_VERB: Final[dict[str, list[tuple[re.Pattern[str], type]]]] = {}
 for _pattern, _kind in _PATTERNS:
     _BY_VERB.setdefault(_pattern.pattern.split(" ")[2].rstrip("$"), []).append((_pattern, _kind))
-_UNIT_TYPES = {t.value: t for t in UnitType}
+_UNIT_TYPES: Final = {t.value: t for t in UnitType}
 
 
 class NotationError(ValueError):
@@ -222,9 +222,9 @@ class NotationError(ValueError):
 # Orders are immutable values and the same texts come back phase after phase (a batch of
 # ``judge adjudicate`` requests, a game's holds and supports), so what a text reads as is kept;
 # the tables are emptied when full, as a hostile stream of distinct texts could fill them.
-_ORDER_TEXTS: dict[str, Order] = {}
-_UNIT_TEXTS: dict[tuple[str, str], Unit] = {}
-_TEXTS_KEPT = 20_000
+_ORDER_TEXTS: Final[dict[str, Order]] = {}
+_UNIT_TEXTS: Final[dict[tuple[str, str], Unit]] = {}
+_TEXTS_KEPT: Final = 20_000
 
 
 def parse_canonical(text: str) -> Order:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from functools import cache
 from operator import attrgetter
+from typing import Final
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
@@ -35,8 +36,8 @@ from judge.adjudicator.orders import (
 )
 from judge.adjudicator.position import Position
 
-ARMY = UnitType.ARMY
-FLEET = UnitType.FLEET
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
 
 
 @cache
@@ -120,9 +121,9 @@ def _own_moves(board: Board, kind: UnitType, loc: str) -> tuple[Order, ...]:
 
 # Orders are immutable values and building a frozen dataclass costs about a microsecond, so the
 # orders made for one call are kept for the next (the map bounds how many there can be).
-_SUPPORT_HOLDS: dict[tuple[UnitType, str, UnitType, str], SupportHold] = {}
-_SUPPORT_MOVES: dict[tuple[UnitType, str, UnitType, str, str], SupportMove] = {}
-_CONVOYED_MOVES: dict[tuple[str, str, bool], Move] = {}
+_SUPPORT_HOLDS: Final[dict[tuple[UnitType, str, UnitType, str], SupportHold]] = {}
+_SUPPORT_MOVES: Final[dict[tuple[UnitType, str, UnitType, str, str], SupportMove]] = {}
+_CONVOYED_MOVES: Final[dict[tuple[str, str, bool], Move]] = {}
 
 
 def _support_hold(t: UnitType, loc: str, kind: UnitType, other: str) -> SupportHold:
@@ -241,7 +242,7 @@ class _UnitTable:
 
 _Target = tuple[str, dict[str, SupportHold], dict[str, SupportMove]]
 
-_LISTINGS: dict[int, _Listing] = {}
+_LISTINGS: Final[dict[int, _Listing]] = {}
 
 
 def _listing(board: Board) -> _Listing:
@@ -348,7 +349,7 @@ class _SeaView:
 
 # The seven listings of one phase share one view; the key compares unit objects by identity
 # first, so checking it costs next to nothing.
-_LAST_VIEW: list[_SeaView] = []
+_LAST_VIEW: Final[list[_SeaView]] = []
 
 
 def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import variant as installed_variant
@@ -26,10 +26,10 @@ from judge.rules.generated import GeneratedOrder
 from judge.rules.options import RuleSet
 
 # keys only the house rules read ("homes" is part of the adjudicator's contract too)
-HOUSE_KEYS = ("rules", "onp", "sommossa", "votes")
+HOUSE_KEYS: Final = ("rules", "onp", "sommossa", "votes")
 
 
-_MOVEMENT_RANK = 0  # Phase.kind_rank of a movement phase
+_MOVEMENT_RANK: Final = 0  # Phase.kind_rank of a movement phase
 
 
 class HouseRequestError(ValueError):
@@ -65,8 +65,8 @@ def _orders(texts: Any, where: str) -> list[Order]:
 
 # the keys read below besides the adjudicator's: a request with none of them (most of a batch)
 # gets the defaults, one value per variant and options (a HouseRequest is immutable)
-_OWN_KEYS = (*HOUSE_KEYS, "homes")
-_PLAIN: dict[tuple[str, RemovalDistance, str | None], HouseRequest] = {}
+_OWN_KEYS: Final = (*HOUSE_KEYS, "homes")
+_PLAIN: Final[dict[tuple[str, RemovalDistance, str | None], HouseRequest]] = {}
 
 
 def _plain_request(variant: Variant, distance: RemovalDistance, joins: str | None) -> HouseRequest:

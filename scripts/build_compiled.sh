@@ -10,7 +10,7 @@ PYTHON=${PYTHON:-python}
 
 clean() {
     # the extensions (one per module, and the library they share: compiled__mypyc)
-    rm -f judge/adjudicator/*.so judge/adjudicator/*.pyd
+    find judge \( -name '*.so' -o -name '*.pyd' \) -delete
     # what mypyc and setuptools leave in build/ (C sources, objects)
     rm -rf build/__native_* build/judge build/ops.txt build/temp.* build/lib.*
 }

@@ -1,9 +1,16 @@
 """Our adjudicator against MILA's ``diplomacy`` engine, interleaved in one process.
 
 A busy machine slows both alike, so the ratio is the figure to quote. MILA is not a dependency:
-install it apart (``python -m venv /tmp/mila && /tmp/mila/bin/pip install diplomacy==1.1.2``)
-and run, from the repository root with the judge's environment on PATH (for ``judge``):
+install it apart, with orjson (the judge's ``fast`` extra, which our side of this process uses:
+``python -m venv /tmp/mila && /tmp/mila/bin/pip install diplomacy==1.1.2 orjson``), and run,
+from the repository root with the judge's environment on PATH (for ``judge``):
 ``PYTHONPATH=. /tmp/mila/bin/python benchmarks/mila_compare.py [--games 8] [--phases 1000]``.
+
+Ours is whichever build of the adjudicator is importable: the compiled one when the checkout
+has it (``scripts/build_compiled.sh``; the same Python version as MILA's environment), else
+the pure-Python source; ``JUDGE_PURE_PYTHON=1`` forces the source. ``--both`` runs the whole
+comparison twice, pure Python then the compiled build, each in a process of its own, and
+prints both; the first line of each run names the build measured.
 
 1. Random games: both sides play seeded random games with random legal orders (each engine lists
    its own), to 1913; CPU time of this thread per movement phase (``adjudicate()`` and every
@@ -26,11 +33,13 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -40,6 +49,7 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.possible import all_possible_orders, random_orders
 from judge.cli_adjudicate import _handler_for_requests, adjudicate_lines
+from judge.pure_python import compiled_modules
 
 STANDARD = installed_variant("standard")
 
@@ -200,7 +210,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8, help="random games per side")
     parser.add_argument("--phases", type=int, default=1000, help="real movement phases")
+    parser.add_argument(
+        "--both", action="store_true", help="pure Python, then the compiled build (each apart)"
+    )
     args = parser.parse_args()
+    if args.both:
+        both(args)
+        return
+    _handler_for_requests()  # imports the house rules' handler: every module is counted
+    compiled = [m for m in compiled_modules() if not m.endswith("__mypyc")]
+    print("ours: " + (f"compiled build ({len(compiled)} modules: mypyc)" if compiled
+                      else "pure Python"))
     for seed in range(10):  # warm both sides' caches
         our_game(10_000 + seed, [], [])
     mila_game(10_000, [], [])
@@ -221,6 +241,18 @@ def main() -> None:
           f" {ml / ol:.1f}x")
     if args.phases:
         real_positions(args.phases)
+
+
+def both(args: argparse.Namespace) -> None:
+    """The comparison run twice, each in a process of its own: the pure-Python source, then
+    the build that is installed (if it is not compiled, the second run says so)."""
+    base = [sys.executable, __file__, "--games", str(args.games), "--phases", str(args.phases)]
+    for pure in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != "JUDGE_PURE_PYTHON"}
+        if pure:
+            env["JUDGE_PURE_PYTHON"] = "1"
+        sys.stdout.flush()
+        subprocess.run(base, env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ some). ``destroyed`` lists units that left the board (no retreat, disbanded, rem
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from judge.adjudicator.adjustment_phase import adjudicate_adjustments
 from judge.adjudicator.catalog import variant as installed_variant
@@ -40,9 +41,9 @@ from judge.adjudicator.refusals import Refusal
 from judge.adjudicator.retreat_phase import adjudicate_retreats
 from judge.adjudicator.variant import Variant
 
-DEFAULT_OPTIONS = Options()
-_MOVEMENT = 0  # Phase.kind_rank of PhaseType.MOVEMENT
-_RETREAT = 1
+DEFAULT_OPTIONS: Final = Options()
+_MOVEMENT: Final = 0  # Phase.kind_rank of PhaseType.MOVEMENT
+_RETREAT: Final = 1
 
 
 def adjudicate(

@@ -26,6 +26,12 @@ class Province:
     coasts: tuple[str, ...]
     names: dict[str, Any] = field(hash=False, compare=False)
 
+    def __reduce__(self) -> tuple[type[Province], tuple[object, ...]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (
+            Province, (self.code, self.kind, self.supply_center, self.home, self.coasts, self.names)
+        )
+
     @property
     def is_sea(self) -> bool:
         return self.kind == "sea"
@@ -52,6 +58,22 @@ class Board:
     powers: tuple[str, ...]
     # the map folder's name (``judge/variants/<name>/map.json``)
     name: str
+
+    def __reduce__(self) -> tuple[type[Board], tuple[object, ...]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (
+            Board,
+            (
+                self.provinces,
+                self.army_adjacency,
+                self.fleet_adjacency,
+                self.starting_units,
+                self.locations,
+                self.coast_names,
+                self.powers,
+                self.name,
+            ),
+        )
 
     @property
     def supply_centers(self) -> frozenset[str]:

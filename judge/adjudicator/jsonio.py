@@ -14,14 +14,14 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 from judge.adjudicator.adjudication import Options, adjudicate
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
+from judge.adjudicator.order_json import order_result_json
 from judge.adjudicator.orders import (
     Build,
     Move,
@@ -48,24 +48,47 @@ def _sorted_units(units: list[Unit]) -> list[str]:
     return sorted(str(u) for u in units)
 
 
+# The texts of units, orders and phases written, by the object's identity: the adjudicator
+# shares these values (``orders.unit_value``, the parsed orders), and ``str`` of one runs Python
+# code each time. The entry keeps its object, so an id is never reused while it is listed.
+_TEXTS: Final[dict[int, tuple[object, str]]] = {}
+
+
+def _text(value: object) -> str:
+    entry = _TEXTS.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]
+    text = str(value)
+    _keep(_TEXTS, id(value), (value, text))
+    return text
+
+
 def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for unit in pos.units.values():
-        units.setdefault(unit.power, []).append(str(unit))
+        mine = units.get(unit.power)
+        if mine is None:
+            units[unit.power] = [_text(unit)]
+        else:
+            mine.append(_text(unit))
     centers: dict[str, list[str]] = {}
     for prov, power in pos.centers.items():
-        centers.setdefault(power, []).append(prov)
+        owned = centers.get(power)
+        if owned is None:
+            centers[power] = [prov]
+        else:
+            owned.append(prov)
     dislodged: dict[str, dict[str, list[str]]] = {}
     for d in pos.dislodged.values():
         dislodged.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
     out: dict[str, Any] = {
-        "phase": str(pos.phase),
+        "phase": _text(pos.phase),
         "units": {p: sorted(v) for p, v in sorted(units.items())},
         "centers": {p: sorted(v) for p, v in sorted(centers.items())},
         "dislodged": {p: dict(sorted(v.items())) for p, v in sorted(dislodged.items())},
     }
     v = variant or installed_variant(pos.variant)
-    if pos.homes != v.homes:
+    if pos.homes != _reading(v).homes:
         out["homes"] = {p: list(h) for p, h in sorted(pos.homes.items())}
     if v.name != DEFAULT_VARIANT:
         out["variant"] = v.name  # a stored position keeps its map (the service reads it back)
@@ -89,8 +112,12 @@ def variant_from_request(obj: Any) -> Variant:
 
 
 def _string_list(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str, len(value)))):
+    if not isinstance(value, list):
         raise RequestError(f"{what} must be a list of strings")
+    # a plain loop: the compiled build makes it C (``all(map(...))`` would stay calls)
+    for item in value:
+        if not isinstance(item, str):
+            raise RequestError(f"{what} must be a list of strings")
     return value
 
 
@@ -100,20 +127,46 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-# What a unit's text reads as on a board, checked: a batch of requests names the same units
-# again and again (emptied when full, as orders.py does with its texts).
-_CHECKED_UNITS: dict[tuple[Board, str, str], Unit] = {}
+class _Reading:
+    """What the texts of requests on one variant read as, once checked: power names, units,
+    supply centres, phases. A batch of requests names the same ones again and again, so each
+    text is checked once and then looked up; any text not seen yet (or wrong) takes the
+    checking road, which raises the request's error. The tables are emptied when full, as
+    ``orders.py`` does with its texts (a hostile stream of distinct texts could fill them)."""
+
+    __slots__ = ("variant", "powers", "units", "centers", "homes")
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.powers: dict[str, str] = {}  # a power's name as written -> the power
+        # per power: a unit's text -> the unit and its province
+        self.units: dict[str, dict[str, tuple[Unit, str]]] = {p: {} for p in variant.powers}
+        self.centers: dict[str, str] = {}  # a supply centre's text -> its province
+        self.homes = variant.board.all_home_centers
+
+    def power(self, name: Any) -> str:
+        found = self.powers.get(name) if isinstance(name, str) else None
+        if found is None:
+            found = _power(name, self.variant.powers)
+            _keep(self.powers, name, found)
+        return found
 
 
-def _read_unit(text: str, power: str, board: Board) -> Unit:
-    key = (board, text, power)
-    unit = _CHECKED_UNITS.get(key)
-    if unit is None:
-        unit = _check_unit(text, power, board)
-        if len(_CHECKED_UNITS) >= 20_000:
-            _CHECKED_UNITS.clear()
-        _CHECKED_UNITS[key] = unit
-    return unit
+_READINGS: Final[dict[str, _Reading]] = {}
+_PHASES: Final[dict[str, Phase]] = {}
+
+
+def _reading(variant: Variant) -> _Reading:
+    reading = _READINGS.get(variant.name)
+    if reading is None or reading.variant is not variant:
+        reading = _READINGS[variant.name] = _Reading(variant)
+    return reading
+
+
+def _keep(table: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(table) >= 20_000:
+        table.clear()
+    table[key] = value
 
 
 def _check_unit(text: str, power: str, board: Board) -> Unit:
@@ -136,43 +189,52 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
     """``variant``: the game's; by default the one the JSON names (``"variant"``)."""
     v = variant or variant_from_request(obj)
     b = v.board
-    powers = v.powers
+    reading = _reading(v)
     data = _mapping(obj, "the request")
     raw_phase = data.get("phase")
     if not isinstance(raw_phase, str):
         raise RequestError('missing phase (e.g. "S1901M")')
-    try:
-        phase = Phase.parse(raw_phase)
-    except ValueError as exc:
-        raise RequestError(str(exc)) from exc
+    phase = _PHASES.get(raw_phase)
+    if phase is None:
+        try:
+            phase = Phase.parse(raw_phase)
+        except ValueError as exc:
+            raise RequestError(str(exc)) from exc
+        _keep(_PHASES, raw_phase, phase)
     units: dict[str, Unit] = {}
     for power_name, texts in _mapping(data.get("units", {}), "units").items():
-        power = _power(power_name, powers)
+        power = reading.power(power_name)
+        known = reading.units[power]
         for text in _string_list(texts, f"units of {power}"):
-            unit = _read_unit(text, power, b)
-            if unit.province in units:
-                raise RequestError(f"two units in {unit.province}")
-            units[unit.province] = unit
+            found = known.get(text)
+            if found is None:
+                unit = _check_unit(text, power, b)
+                found = (unit, unit.province)
+                _keep(known, text, found)
+            unit, prov = found
+            if prov in units:
+                raise RequestError(f"two units in {prov}")
+            units[prov] = unit
     if "centers" in data and data["centers"] is not None:
         centers: dict[str, str] = {}
+        known_centers = reading.centers
         for power_name, provs in _mapping(data["centers"], "centers").items():
-            power = _power(power_name, powers)
+            power = reading.power(power_name)
             for text in _string_list(provs, f"centers of {power}"):
-                prov = text.strip().upper()
-                if prov not in b.provinces:
-                    raise RequestError(f"unknown province {text!r} in centers of {power}")
-                if not b.provinces[prov].supply_center:
-                    raise RequestError(f"{prov} is not a supply centre (centers of {power})")
-                if prov in centers:
-                    raise RequestError(f"supply centre {prov} owned twice")
-                centers[prov] = power
+                centre = known_centers.get(text)
+                if centre is None:
+                    centre = _check_center(text, power, b)
+                    _keep(known_centers, text, centre)
+                if centre in centers:
+                    raise RequestError(f"supply centre {centre} owned twice")
+                centers[centre] = power
     else:
         centers = {c: p for p, cs in b.all_home_centers.items() for c in cs}
     dislodged: dict[str, Dislodged] = {}
     for power_name, entries in _mapping(data.get("dislodged", {}), "dislodged").items():
-        power = _power(power_name, powers)
+        power = reading.power(power_name)
         for text, retreats in _mapping(entries, f"dislodged units of {power}").items():
-            unit = _read_unit(text, power, b)
+            unit = _check_unit(text, power, b)
             if unit.province in dislodged:
                 raise RequestError(f"two dislodged units in {unit.province}")
             locs = []
@@ -182,13 +244,23 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
                     raise RequestError(f"unknown province {r!r} in retreats of {text}")
                 locs.append(loc)
             dislodged[unit.province] = Dislodged(unit, None, tuple(sorted(locs)))
-    homes = b.all_home_centers
     if "homes" in data:
-        homes = {}
+        homes: dict[str, tuple[str, ...]] = {}
         for power_name, provs in _mapping(data["homes"], "homes").items():
-            power = _power(power_name, powers)
+            power = reading.power(power_name)
             homes[power] = tuple(sorted(p.strip().upper() for p in _string_list(provs, "homes")))
+    else:
+        homes = dict(reading.homes)  # a copy: a position's homes are its own
     return Position(phase, units, centers, dislodged, homes, v.name)
+
+
+def _check_center(text: str, power: str, board: Board) -> str:
+    prov = text.strip().upper()
+    if prov not in board.provinces:
+        raise RequestError(f"unknown province {text!r} in centers of {power}")
+    if not board.provinces[prov].supply_center:
+        raise RequestError(f"{prov} is not a supply centre (centers of {power})")
+    return prov
 
 
 def _read_order(text: str, power: str, position: Position) -> Order:
@@ -211,16 +283,42 @@ def _read_order(text: str, power: str, position: Position) -> Order:
     return order
 
 
+# An order's text -> the order and the province of its unit (None for WAIVE and builds): in
+# a movement phase that is all ``_read_order`` needs (emptied when full, as above).
+_ORDERS: Final[dict[str, tuple[Order, str | None]]] = {}
+_RETREAT_RANK: Final = 1  # Phase.kind_rank of a retreat phase
+
+
 def orders_from_json(
     obj: Any, position: Position, variant: Variant | None = None
 ) -> dict[str, list[Order]]:
-    powers = (variant or installed_variant(position.variant)).powers
+    reading = _reading(variant or installed_variant(position.variant))
     orders: dict[str, list[Order]] = {}
+    if position.phase.kind_rank == _RETREAT_RANK:
+        for power_name, texts in _mapping(obj, "orders").items():
+            power = reading.power(power_name)
+            orders[power] = [
+                _read_order(t, power, position) for t in _string_list(texts, f"orders of {power}")
+            ]
+        return orders
+    units = position.units
+    known = _ORDERS
     for power_name, texts in _mapping(obj, "orders").items():
-        power = _power(power_name, powers)
-        orders[power] = [
-            _read_order(t, power, position) for t in _string_list(texts, f"orders of {power}")
-        ]
+        power = reading.power(power_name)
+        mine: list[Order] = []
+        for text in _string_list(texts, f"orders of {power}"):
+            found = known.get(text)
+            if found is None:
+                order = _read_order(text, power, position)  # raises if it cannot be read
+                if isinstance(order, Waive | Build):
+                    found = (order, None)
+                else:
+                    found = (order, order.location.split("/", 1)[0])
+                _keep(known, text, found)
+            elif found[1] is not None and found[1] not in units:
+                _read_order(text, power, position)  # raises: no unit there
+            mine.append(found[0])
+        orders[power] = mine
     return orders
 
 
@@ -272,9 +370,10 @@ def answer_json(
     result = adjudicate(position, orders, options, variant)
     after = position_to_json(result.position, variant)
     return {
-        "phase": str(position.phase),
+        "phase": _text(position.phase),
         "results": {
-            power: [r.to_json() for r in rs] for power, rs in sorted(result.results.items())
+            power: [order_result_json(r, _text(r.order)) for r in rs]
+            for power, rs in sorted(result.results.items())
         },
         "units": after["units"],
         "dislodged": after["dislodged"],

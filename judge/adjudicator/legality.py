@@ -8,7 +8,7 @@ the only reachable coast filled in, a coast on an army's destination dropped) or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import (
@@ -39,8 +39,8 @@ from judge.adjudicator.refusals import Refusal
 if TYPE_CHECKING:  # order_plans imports this module
     from judge.adjudicator.order_plans import Plan, SupportPlan
 
-ARMY = UnitType.ARMY
-FLEET = UnitType.FLEET
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
 
 __all__ = ["Refusal", "check", "normalize", "normalize_movement", "normalize_with"]
 
@@ -179,7 +179,7 @@ class _Memo:
 
 
 MovementMemo = _Memo  # the memo's name for the modules of the movement phase
-_MEMOS: dict[int, _Memo] = {}
+_MEMOS: Final[dict[int, _Memo]] = {}
 
 
 def _memo(board: Board) -> _Memo:
@@ -320,7 +320,7 @@ def _supported_target(board: Board, other: Unit, target: str) -> str | Refusal:
 
 
 # the orders that are not movement orders (every order class is final, so this is exact)
-_OTHER_KINDS = (Retreat, Disband, Build, Waive)
+_OTHER_KINDS: Final = (Retreat, Disband, Build, Waive)
 
 
 def _retreat(position: Position, power: str, order: Order, board: Board) -> Order | Refusal:

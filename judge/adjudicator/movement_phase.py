@@ -11,6 +11,7 @@ are built only when first read (``outcomes.Adjudication``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
@@ -46,12 +47,12 @@ from judge.adjudicator.resolver import SUCCESS_FATE, unit_label
 from judge.adjudicator.retreats import retreat_options
 from judge.adjudicator.verdicts import MovementVerdicts
 
-_ILLEGAL = Outcome.ILLEGAL
-_BOUNCED = Outcome.BOUNCED
-_SUCCEEDS = Outcome.SUCCEEDS
-_VOID = Outcome.VOID
-_DUPLICATE = Refusal.DUPLICATE_ORDER
-_NO_FLEETS = Refusal.NO_FLEETS_TO_CONVOY
+_ILLEGAL: Final = Outcome.ILLEGAL
+_BOUNCED: Final = Outcome.BOUNCED
+_SUCCEEDS: Final = Outcome.SUCCEEDS
+_VOID: Final = Outcome.VOID
+_DUPLICATE: Final = Refusal.DUPLICATE_ORDER
+_NO_FLEETS: Final = Refusal.NO_FLEETS_TO_CONVOY
 
 # per power, its orders as given, as read (the order or why not) and the province each governs
 Read = list[tuple[str, list[tuple[Order, "Order | Refusal", "str | None"]]]]
@@ -312,6 +313,7 @@ def _results(
     by_power: dict[str, list[OrderResult]] = {}
     unit_results: dict[str, OrderResult] = {}
     new = tuple.__new__  # NamedTuple construction without the keyword-handling wrapper
+    result_type = OrderResult  # a local: looked up once, not once per order
     for power, mine in read:
         if not mine:
             continue
@@ -323,42 +325,42 @@ def _results(
                 # governs a province, so a missing one means a refusal)
                 attacker = arrivals.get(prov) if prov is not None else None
                 dislodger = unit_label(units[attacker]) if attacker is not None else None
-                r = new(OrderResult, (power, order, _ILLEGAL, norm, (), dislodger, False))
+                r = new(result_type, (power, order, _ILLEGAL, norm, (), dislodger, False))
             elif prov in move_loc:
                 if decided[prov]:
-                    r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+                    r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
                 else:
                     rivals = bounced_by_land(prov)
                     if rivals is not None:
                         attacker = arrivals.get(prov)
                         dislodger = unit_label(units[attacker]) if attacker is not None else None
                         r = new(
-                            OrderResult, (power, norm, _BOUNCED, None, rivals, dislodger, False)
+                            result_type, (power, norm, _BOUNCED, None, rivals, dislodger, False)
                         )
                     else:
                         f = fate(prov)
                         r = new(
-                            OrderResult,
+                            result_type,
                             (power, norm, f.outcome, None, f.by, f.dislodged_by, False),
                         )
             elif prov not in attackers:
                 # nobody moved against it: not dislodged, and no support of it cut
                 if prov in void:
-                    r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
+                    r = new(result_type, (power, norm, _VOID, None, (), None, False))
                 elif paradox and type(norm) is Convoy:
                     f = fate(prov)
                     r = new(
-                        OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
+                        result_type, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
                     )
                 else:
-                    r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+                    r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
             elif prov not in arrivals and type(norm) is Hold:
-                r = new(OrderResult, (power, norm, _SUCCEEDS, None, (), None, False))
+                r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
             elif prov in void and prov not in arrivals:
-                r = new(OrderResult, (power, norm, _VOID, None, (), None, False))
+                r = new(result_type, (power, norm, _VOID, None, (), None, False))
             else:
                 f = fate(prov)
-                r = new(OrderResult, (power, norm, f.outcome, None, f.by, f.dislodged_by, False))
+                r = new(result_type, (power, norm, f.outcome, None, f.by, f.dislodged_by, False))
             results.append(r)
             if prov is not None:
                 unit_results[prov] = r
@@ -369,7 +371,7 @@ def _results(
             continue
         f = fate(prov) if prov in arrivals else SUCCESS_FATE  # held, maybe dislodged
         hold = hold_value(unit.type, unit.location)
-        r = new(OrderResult, (unit.power, hold, f.outcome, None, f.by, f.dislodged_by, True))
+        r = new(result_type, (unit.power, hold, f.outcome, None, f.by, f.dislodged_by, True))
         by_power.setdefault(unit.power, []).append(r)
         unit_results[prov] = r
     return by_power, unit_results

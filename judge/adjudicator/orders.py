@@ -5,15 +5,18 @@ Canonical (upper case): ``A PAR H``, ``A PAR - BUR``, ``A LON - BEL VIA``,
 ``A BUR D``, ``F STP/SC B``, ``A PAR D`` (adjustment disband), ``WAIVE``.
 Orders are small frozen value objects so they can be compared, hashed and voted on. Each
 order class is final: the adjudicator tells them apart by ``type(order) is Kind``, which mypy
-narrows exactly only for final classes.
+narrows exactly only for final classes. Each value class says how it is pickled and copied
+(``__reduce__``: its class and fields): the dataclass default sets the fields of a frozen
+instance one by one, which the optional compiled build (``scripts/build_compiled.sh``) refuses.
 """
 
 from __future__ import annotations
 
+import builtins  # ``type`` is a field of Unit
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import final
+from typing import Final, final
 
 
 class UnitType(StrEnum):
@@ -31,6 +34,9 @@ class Unit:
     def province(self) -> str:
         return self.location.split("/", 1)[0]
 
+    def __reduce__(self) -> tuple[builtins.type[Unit], tuple[str, UnitType, str]]:
+        return (Unit, (self.power, self.type, self.location))
+
     def __str__(self) -> str:
         return f"{self.type._value_} {self.location}"
 
@@ -38,7 +44,7 @@ class Unit:
 # Units are immutable values; making a frozen dataclass costs about a microsecond, and the
 # movement phase recognises a unit it planned for by identity first, so the units a game makes
 # are kept and shared (the map and the seven powers bound how many there can be).
-_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+_UNITS: Final[dict[tuple[str, UnitType, str], Unit]] = {}
 
 
 def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
@@ -56,6 +62,9 @@ class Hold:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Hold], tuple[UnitType, str]]:
+        return (Hold, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} H"
 
@@ -67,6 +76,9 @@ class Move:
     location: str
     target: str
     via_convoy: bool = False
+
+    def __reduce__(self) -> tuple[type[Move], tuple[UnitType, str, str, bool]]:
+        return (Move, (self.unit_type, self.location, self.target, self.via_convoy))
 
     def __str__(self) -> str:
         via = " VIA" if self.via_convoy else ""
@@ -80,6 +92,9 @@ class SupportHold:
     location: str
     supported_type: UnitType
     supported: str
+
+    def __reduce__(self) -> tuple[type[SupportHold], tuple[UnitType, str, UnitType, str]]:
+        return (SupportHold, (self.unit_type, self.location, self.supported_type, self.supported))
 
     def __str__(self) -> str:
         return (
@@ -96,6 +111,9 @@ class SupportMove:
     supported: str
     target: str
 
+    def __reduce__(self) -> tuple[type[SupportMove], tuple[UnitType, str, UnitType, str, str]]:
+        return (SupportMove, (self.unit_type, self.location, self.supported_type, self.supported, self.target))
+
     def __str__(self) -> str:
         return (
             f"{self.unit_type._value_} {self.location} S "
@@ -111,6 +129,9 @@ class Convoy:
     army: str
     target: str
 
+    def __reduce__(self) -> tuple[type[Convoy], tuple[UnitType, str, str, str]]:
+        return (Convoy, (self.unit_type, self.location, self.army, self.target))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} C A {self.army} - {self.target}"
 
@@ -121,6 +142,9 @@ class Retreat:
     unit_type: UnitType
     location: str
     target: str
+
+    def __reduce__(self) -> tuple[type[Retreat], tuple[UnitType, str, str]]:
+        return (Retreat, (self.unit_type, self.location, self.target))
 
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} R {self.target}"
@@ -134,6 +158,9 @@ class Disband:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Disband], tuple[UnitType, str]]:
+        return (Disband, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} D"
 
@@ -144,6 +171,9 @@ class Build:
     unit_type: UnitType
     location: str
 
+    def __reduce__(self) -> tuple[type[Build], tuple[UnitType, str]]:
+        return (Build, (self.unit_type, self.location))
+
     def __str__(self) -> str:
         return f"{self.unit_type._value_} {self.location} B"
 
@@ -151,6 +181,9 @@ class Build:
 @final
 @dataclass(frozen=True, slots=True)
 class Waive:
+    def __reduce__(self) -> tuple[type[Waive], tuple[()]]:
+        return (Waive, ())
+
     def __str__(self) -> str:
         return "WAIVE"
 
@@ -173,6 +206,15 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
 ]
 
 
+# The patterns an order can match, by its third word (the verb: each pattern has one), so that
+# a text is tried against its own kind only; and the unit types by letter (an enum's own lookup
+# by value runs Python code).
+_BY_VERB: Final[dict[str, list[tuple[re.Pattern[str], type]]]] = {}
+for _pattern, _kind in _PATTERNS:
+    _BY_VERB.setdefault(_pattern.pattern.split(" ")[2].rstrip("$"), []).append((_pattern, _kind))
+_UNIT_TYPES: Final = {t.value: t for t in UnitType}
+
+
 class NotationError(ValueError):
     """The text is not in canonical notation."""
 
@@ -180,9 +222,9 @@ class NotationError(ValueError):
 # Orders are immutable values and the same texts come back phase after phase (a batch of
 # ``judge adjudicate`` requests, a game's holds and supports), so what a text reads as is kept;
 # the tables are emptied when full, as a hostile stream of distinct texts could fill them.
-_ORDER_TEXTS: dict[str, Order] = {}
-_UNIT_TEXTS: dict[tuple[str, str], Unit] = {}
-_TEXTS_KEPT = 20_000
+_ORDER_TEXTS: Final[dict[str, Order]] = {}
+_UNIT_TEXTS: Final[dict[tuple[str, str], Unit]] = {}
+_TEXTS_KEPT: Final = 20_000
 
 
 def parse_canonical(text: str) -> Order:
@@ -200,20 +242,21 @@ def _parse_canonical(text: str) -> Order:
     norm = " ".join(text.upper().split())
     if norm == "WAIVE":
         return Waive()
-    for pattern, kind in _PATTERNS:
+    words = norm.split(" ", 3)
+    for pattern, kind in _BY_VERB.get(words[2], ()) if len(words) > 2 else ():
         m = pattern.match(norm)
         if not m:
             continue
         g = m.groups()
-        ut = UnitType(g[0])
+        ut = _UNIT_TYPES[g[0]]
         if kind is Hold:
             return Hold(ut, g[1])
         if kind is Move:
             return Move(ut, g[1], g[2], via_convoy=bool(g[3]))
         if kind is SupportMove:
-            return SupportMove(ut, g[1], UnitType(g[2]), g[3], g[4])
+            return SupportMove(ut, g[1], _UNIT_TYPES[g[2]], g[3], g[4])
         if kind is SupportHold:
-            return SupportHold(ut, g[1], UnitType(g[2]), g[3])
+            return SupportHold(ut, g[1], _UNIT_TYPES[g[2]], g[3])
         if kind is Convoy:
             return Convoy(ut, g[1], g[2], g[3])
         if kind is Retreat:
@@ -236,7 +279,7 @@ def parse_unit(text: str, power: str) -> Unit:
         m = _UNIT_PATTERN.match(norm)
         if not m:
             raise NotationError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
-        unit = unit_value(power, UnitType(m.group(1)), m.group(2))
+        unit = unit_value(power, _UNIT_TYPES[m.group(1)], m.group(2))
         if len(_UNIT_TEXTS) >= _TEXTS_KEPT:
             _UNIT_TEXTS.clear()
         _UNIT_TEXTS[key] = unit

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.legality import Refusal
+from judge.adjudicator.order_json import order_result_json
 from judge.adjudicator.orders import Order, Unit
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
@@ -55,22 +56,9 @@ class OrderResult(NamedTuple):
     def succeeded(self) -> bool:
         return self.outcome is Outcome.SUCCEEDS
 
-    def to_json(self) -> dict[str, Any]:
-        # ``_value_`` rather than ``value``: the same string without the enum's descriptor,
-        # which costs a microsecond per order of a batch
-        if self.outcome is Outcome.SUCCEEDS:
-            out: dict[str, Any] = {"order": str(self.order), "result": "succeeds"}
-        else:
-            out = {"order": str(self.order), "result": "fails", "reason": self.outcome._value_}
-        if self.refusal is not None:
-            out["refusal"] = self.refusal._value_
-        if self.by:
-            out["by"] = list(self.by)
-        if self.dislodged_by is not None:
-            out["dislodged_by"] = self.dislodged_by
-        if self.generated:
-            out["generated"] = True
-        return out
+    def to_json(self, order_text: str | None = None) -> dict[str, Any]:
+        """``order_text``: ``str(self.order)``, when the caller has it already."""
+        return order_result_json(self, str(self.order) if order_text is None else order_text)
 
 
 @dataclass(frozen=True, slots=True)

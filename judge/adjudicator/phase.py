@@ -29,6 +29,10 @@ class Phase:
     season_rank: int
     kind_rank: int
 
+    def __reduce__(self) -> tuple[type[Phase], tuple[int, int, int]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (Phase, (self.year, self.season_rank, self.kind_rank))
+
     @property
     def season(self) -> Season:
         return (Season.SPRING, Season.FALL, Season.WINTER)[self.season_rank]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
+from typing import Final
 
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
@@ -22,7 +23,7 @@ from judge.adjudicator.position import Dislodged, Position
 
 # refusals that say the order is about no unit of the ordering power: such an order never
 # governs a unit, so that unit still gets its default
-NOT_ABOUT_OWN_UNIT = frozenset(
+NOT_ABOUT_OWN_UNIT: Final = frozenset(
     {Refusal.NO_UNIT, Refusal.NOT_YOUR_UNIT, Refusal.UNKNOWN_LOCATION, Refusal.NOT_DISLODGED}
 )
 
@@ -114,9 +115,9 @@ def adjustments_needed(position: Position, neutral: frozenset[str] = frozenset()
     return False
 
 
-_RETREAT_RANK = 1  # Phase.kind_rank: read directly, the properties showed up in profiles
-_ADJUSTMENT_RANK = 2
-_FALL_RANK = 1  # Phase.season_rank
+_RETREAT_RANK: Final = 1  # Phase.kind_rank: read directly, the properties showed up in profiles
+_ADJUSTMENT_RANK: Final = 2
+_FALL_RANK: Final = 1  # Phase.season_rank
 
 
 def advance(after: Phase, position: Position, neutral: frozenset[str] = frozenset()) -> Phase:
@@ -149,8 +150,8 @@ def finish(
 
 
 # Holds are immutable values too (see ``orders.unit_value``): the ones made are kept.
-MOVED_UNITS = _UNITS  # read directly by the movement phase's loop
-_HOLDS: dict[tuple[UnitType, str], Hold] = {}
+MOVED_UNITS: Final = _UNITS  # read directly by the movement phase's loop
+_HOLDS: Final[dict[tuple[UnitType, str], Hold]] = {}
 
 
 def hold_value(kind: UnitType, loc: str) -> Hold:
@@ -161,7 +162,7 @@ def hold_value(kind: UnitType, loc: str) -> Hold:
     return order
 
 
-_FOLLOWING: dict[tuple[int, int, int], Phase] = {}
+_FOLLOWING: Final[dict[tuple[int, int, int], Phase]] = {}
 
 
 def following(phase: Phase) -> Phase:

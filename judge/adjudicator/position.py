@@ -17,6 +17,10 @@ class Dislodged:
     attacker_from: str | None  # province the dislodging attack came from (None if convoyed)
     retreats: tuple[str, ...]  # legal retreat locations (coasts for fleets where needed)
 
+    def __reduce__(self) -> tuple[type[Dislodged], tuple[Unit, str | None, tuple[str, ...]]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (Dislodged, (self.unit, self.attacker_from, self.retreats))
+
 
 @dataclass
 class Position:

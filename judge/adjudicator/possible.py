@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from operator import attrgetter
+from typing import Final
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
@@ -34,8 +36,8 @@ from judge.adjudicator.orders import (
 )
 from judge.adjudicator.position import Position
 
-ARMY = UnitType.ARMY
-FLEET = UnitType.FLEET
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
 
 
 @cache
@@ -119,9 +121,9 @@ def _own_moves(board: Board, kind: UnitType, loc: str) -> tuple[Order, ...]:
 
 # Orders are immutable values and building a frozen dataclass costs about a microsecond, so the
 # orders made for one call are kept for the next (the map bounds how many there can be).
-_SUPPORT_HOLDS: dict[tuple[UnitType, str, UnitType, str], SupportHold] = {}
-_SUPPORT_MOVES: dict[tuple[UnitType, str, UnitType, str, str], SupportMove] = {}
-_CONVOYED_MOVES: dict[tuple[str, str, bool], Move] = {}
+_SUPPORT_HOLDS: Final[dict[tuple[UnitType, str, UnitType, str], SupportHold]] = {}
+_SUPPORT_MOVES: Final[dict[tuple[UnitType, str, UnitType, str, str], SupportMove]] = {}
+_CONVOYED_MOVES: Final[dict[tuple[str, str, bool], Move]] = {}
 
 
 def _support_hold(t: UnitType, loc: str, kind: UnitType, other: str) -> SupportHold:
@@ -156,44 +158,198 @@ def _convoys(board: Board, fleet_loc: str, army: str) -> tuple[Convoy, ...]:
     )
 
 
-class _SeaView:
-    """What every power's listing shares: who could move where, the sea lanes and who they
-    could carry where."""
+class _Listing:
+    """Per board: the unit tables, by type and location, and one string per unit label (``A
+    PAR``), shared by every table (a dict finds a key that is the same object without
+    comparing its characters)."""
 
-    __slots__ = ("key", "lanes", "by_sea_into", "into")
+    __slots__ = ("board", "labels", "tables")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.labels: dict[tuple[UnitType, str], str] = {}
+        # location -> [its army's table, its fleet's table], each made on first use
+        self.tables: dict[str, list[_UnitTable | None]] = {}
+
+    def label(self, kind: UnitType, loc: str) -> str:
+        key = (kind, loc)
+        text = self.labels.get(key)
+        if text is None:
+            text = self.labels[key] = f"{kind.value} {loc}"
+        return text
+
+    def table(self, kind: UnitType, loc: str) -> _UnitTable:
+        pair = self.tables.get(loc)
+        if pair is None:
+            pair = self.tables[loc] = [None, None]
+        index = 0 if kind is ARMY else 1
+        table = pair[index]
+        if table is None:
+            table = pair[index] = _UnitTable(self, kind, loc)
+        return table
+
+
+class _UnitTable:
+    """What a unit of one type at one location may be ordered, as far as the map alone says:
+    its hold and moves, and for each province it could support into, the support orders ready
+    made (a hold support by the label of the unit supported, a move support by the label of
+    the unit that moves). Built once per board, type and location; a listing then only looks
+    up which of them the units on the board make real."""
+
+    __slots__ = (
+        "label", "prov", "standable", "own", "adjacent", "reach", "targets", "convoys", "by_sea"
+    )
+
+    def __init__(self, listing: _Listing, kind: UnitType, loc: str) -> None:
+        board = listing.board
+        label = listing.label
+        prov = loc.split("/", 1)[0]
+        self.label = label(kind, loc)
+        self.prov = prov
+        self.standable = (
+            board.can_army_stand(loc) if kind is ARMY else board.can_fleet_stand(loc)
+        )
+        self.own = _own_moves(board, kind, loc)
+        self.adjacent = board.army_adjacency.get(prov, frozenset())
+        self.reach = _reach(board, kind, loc)
+        movers_into = _movers_into(board)
+        targets: list[_Target] = []
+        for target in sorted(self.reach):
+            holds: dict[str, SupportHold] = {}
+            for where in (target, *board.provinces[target].coasts):
+                for other in (ARMY, FLEET):
+                    if other is ARMY and where == target and board.can_army_stand(where):
+                        holds[label(other, where)] = _support_hold(kind, loc, other, where)
+                    if other is FLEET and board.can_fleet_stand(where):
+                        holds[label(other, where)] = _support_hold(kind, loc, other, where)
+            movers = {
+                label(other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
+                for mover_prov, other, mover_loc in movers_into.get(target, ())
+                if mover_prov != prov
+            }
+            targets.append((target, holds, movers))
+        self.targets = tuple(targets)
+        # a fleet at sea: army province -> the convoys it could give that army (none: absent)
+        self.convoys: dict[str, tuple[Convoy, ...]] = {}
+        if kind is FLEET and board.provinces[prov].is_sea:
+            for army in seas_touching(board):
+                convoys = _convoys(board, loc, army)
+                if convoys:
+                    self.convoys[army] = convoys
+        # an army: coastal province -> its move there by sea (made on first use)
+        self.by_sea: dict[str, Move] = {}
+
+
+_Target = tuple[str, dict[str, SupportHold], dict[str, SupportMove]]
+
+_LISTINGS: Final[dict[int, _Listing]] = {}
+
+
+def _listing(board: Board) -> _Listing:
+    listing = _LISTINGS.get(id(board))
+    if listing is None or listing.board is not board:
+        listing = _LISTINGS[id(board)] = _Listing(board)
+    return listing
+
+
+_location = attrgetter("location")
+
+
+class _SeaView:
+    """What every power's listing shares: each unit's label and table, who could move where,
+    the sea lanes and who they could carry where."""
+
+    __slots__ = (
+        "key", "labels", "tables", "lanes", "by_sea_into", "into", "armies", "stretch",
+        "prov_of", "sea_only_memo",
+    )
 
     def __init__(self, board: Board, units: dict[str, Unit], key: tuple[object, ...]) -> None:
         self.key = key
-        # the units that could move into each province, in the order of ``_movers_into``
-        # (by location): what the supports into it are about
-        self.into: dict[str, list[tuple[str, tuple[UnitType, str]]]] = {}
-        for prov, unit in sorted(units.items(), key=lambda item: item[1].location):
-            if unit.type is ARMY and not board.can_army_stand(unit.location):
+        listing = _listing(board)
+        table_of = listing.table
+        labels: dict[str, str] = {}
+        tables: dict[str, _UnitTable] = {}
+        prov_of: dict[str, str] = {}
+        self.labels = labels
+        self.tables = tables
+        self.prov_of = prov_of  # label -> province
+        self.sea_only_memo: dict[str, list[str]] = {}
+        self.armies: list[str] = []  # the armies' provinces (whom a fleet could convoy)
+        fleets = False
+        # by location: the labels of the units that could move into each province, in this
+        # order, are what the supports into it are about
+        for unit in sorted(units.values(), key=_location):
+            table = table_of(unit.type, unit.location)
+            prov = table.prov
+            labels[prov] = table.label
+            tables[prov] = table
+            prov_of[table.label] = prov
+        into: dict[str, list[str]] = {}
+        self.into = into
+        for prov, unit in units.items():
+            if unit.type is ARMY:
+                self.armies.append(prov)
+            else:
+                fleets = True
+        for table in tables.values():
+            if not table.standable:
                 continue
-            if unit.type is FLEET and not board.can_fleet_stand(unit.location):
-                continue
-            for target in _reach(board, unit.type, unit.location):
-                self.into.setdefault(target, []).append((prov, (unit.type, unit.location)))
-        self.lanes = (
-            _SeaLanes(board, units) if any(u.type is FLEET for u in units.values()) else None
-        )
-        # armies that could be carried into each coastal province, by the stretch they touch
-        self.by_sea_into: dict[str, list[Unit]] = {}
+            label = table.label
+            for target in table.reach:
+                found = into.get(target)
+                if found is None:
+                    into[target] = [label]
+                else:
+                    found.append(label)
+        self.lanes = _SeaLanes(board, units) if fleets else None
+        # armies that could be carried into each coastal province, by the stretch they touch;
+        # each list is read once per phase into ``sea_only`` (see ``_by_sea``)
+        self.by_sea_into: dict[str, list[str]] = {}
+        # per stretch of seas, the coasts it reaches, sorted (an army's moves by sea)
+        self.stretch: dict[int, list[str]] = {}
         lanes = self.lanes
         if lanes is not None and lanes.coasts:
-            armies_on: dict[int, list[Unit]] = {}
-            for prov, unit in units.items():
-                if unit.type is ARMY:
-                    for index in lanes.stretches(prov):
-                        armies_on.setdefault(index, []).append(unit)
+            armies_on: dict[int, list[str]] = {}
+            for prov in self.armies:
+                for index in lanes.stretches(prov):
+                    armies_on.setdefault(index, []).append(units[prov].location)
+            by_sea = self.by_sea_into
             for index, armies in armies_on.items():
                 for coast in lanes.coasts[index]:
-                    self.by_sea_into.setdefault(coast, []).extend(armies)
+                    by_sea.setdefault(coast, []).extend(armies)
+
+    def sea_only(self, target: str) -> list[str]:
+        """The armies that could be carried into ``target``, each once, without those that
+        could move there by land (supported as such) and without one standing there."""
+        memo = self.sea_only_memo
+        only = memo.get(target)
+        if only is None:
+            prov_of = self.prov_of
+            by_land = {prov_of[label] for label in self.into.get(target, ())}
+            by_land.add(target)
+            only = memo[target] = [
+                a for a in dict.fromkeys(self.by_sea_into[target]) if a not in by_land
+            ]
+        return only
+
+    def sea_targets(self, prov: str) -> list[str]:
+        """Where an army in ``prov`` could be carried by the fleets at sea, sorted."""
+        lanes = self.lanes
+        assert lanes is not None
+        indexes = lanes.stretches(prov)
+        if len(indexes) != 1:
+            return sorted(lanes.reach(prov))
+        (index,) = indexes
+        coasts = self.stretch.get(index)
+        if coasts is None:
+            coasts = self.stretch[index] = sorted(lanes.coasts[index])
+        return [c for c in coasts if c != prov]
 
 
 # The seven listings of one phase share one view; the key compares unit objects by identity
 # first, so checking it costs next to nothing.
-_LAST_VIEW: list[_SeaView] = []
+_LAST_VIEW: Final[list[_SeaView]] = []
 
 
 def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
@@ -206,84 +362,48 @@ def _sea_view(board: Board, units: dict[str, Unit]) -> _SeaView:
     return view
 
 
-class _UnitTable:
-    """What a unit of one type at one location may be ordered, as far as the map alone says:
-    its hold and moves, and for each province it could support into, the support orders ready
-    made (a hold support by the location of the unit supported, a move support by the location
-    it moves from). Built once per board, type and location; a listing then only looks up
-    which of them the units on the board make real."""
-
-    __slots__ = ("own", "adjacent", "targets")
-
-    def __init__(self, board: Board, kind: UnitType, loc: str) -> None:
-        prov = loc.split("/", 1)[0]
-        self.own = _own_moves(board, kind, loc)
-        self.adjacent = board.army_adjacency.get(prov, frozenset())
-        movers_into = _movers_into(board)
-        targets: list[_Target] = []
-        for target in sorted(_reach(board, kind, loc)):
-            holds: dict[tuple[UnitType, str], SupportHold] = {}
-            for where in (target, *board.provinces[target].coasts):
-                for other in (ARMY, FLEET):
-                    if other is ARMY and where == target and board.can_army_stand(where):
-                        holds[(other, where)] = _support_hold(kind, loc, other, where)
-                    if other is FLEET and board.can_fleet_stand(where):
-                        holds[(other, where)] = _support_hold(kind, loc, other, where)
-            movers = {
-                (other, mover_loc): _support_move(kind, loc, other, mover_loc, target)
-                for mover_prov, other, mover_loc in movers_into.get(target, ())
-                if mover_prov != prov
-            }
-            targets.append((target, holds, movers))
-        self.targets = tuple(targets)
-
-
-_Target = tuple[
-    str,
-    dict[tuple[UnitType, str], SupportHold],
-    dict[tuple[UnitType, str], SupportMove],
-]
-
-
-@cache
-def _unit_table(board: Board, kind: UnitType, loc: str) -> _UnitTable:
-    return _UnitTable(board, kind, loc)
-
-
-def _unit_orders(
-    board: Board, units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit
-) -> list[Order]:
+def _unit_orders(units: dict[str, Unit], view: _SeaView, prov: str, unit: Unit) -> list[Order]:
+    """The unit's orders: the table's, filtered by the units on the board (the listing's inner
+    loop: plain loops of dict lookups, which the compiled build turns into C calls)."""
     t, loc = unit.type, unit.location
-    table = _unit_table(board, t, loc)
+    table = view.tables[prov]
     lanes = view.lanes
     by_sea_into = view.by_sea_into
     into = view.into
+    labels = view.labels
     orders: list[Order] = list(table.own)
     if t is ARMY and lanes is not None:
         adjacent = table.adjacent
-        for target in sorted(lanes.reach(prov)):
-            orders.append(_convoyed_move(loc, target, target in adjacent))
+        by_sea = table.by_sea
+        for target in view.sea_targets(prov):
+            move = by_sea.get(target)
+            if move is None:
+                move = by_sea[target] = _convoyed_move(loc, target, target in adjacent)
+            orders.append(move)
     for target, holds, movers in table.targets:
-        other = units.get(target)
+        other = labels.get(target)
         if other is not None:
-            hold = holds.get((other.type, other.location))
+            hold = holds.get(other)
             if hold is None:  # a unit where the map says none can stand: made as asked
-                hold = _support_hold(t, loc, other.type, other.location)
+                there = units[target]
+                hold = _support_hold(t, loc, there.type, there.location)
             orders.append(hold)
-        seen: set[str] = set()
-        for mover_prov, key in into.get(target, ()):
-            order = movers.get(key)
-            if order is not None:  # None: the supporter itself
-                seen.add(mover_prov)
-                orders.append(order)
-        for army in by_sea_into.get(target, ()):
-            if army.location not in seen and army.location != prov and army.location != target:
-                seen.add(army.location)
-                orders.append(_support_move(t, loc, ARMY, army.location, target))
-    if t is FLEET and lanes is not None and prov in lanes.stretch_of:
-        for army_prov, army in units.items():
-            if army.type is ARMY:
-                orders.extend(_convoys(board, loc, army_prov))
+        movers_in = into.get(target)
+        if movers_in is not None:
+            for label in movers_in:
+                support = movers.get(label)
+                if support is not None:  # None: the supporter itself
+                    orders.append(support)
+        if by_sea_into and target in by_sea_into:
+            for army in view.sea_only(target):
+                if army != prov:
+                    orders.append(_support_move(t, loc, ARMY, army, target))
+    if table.convoys and lanes is not None and prov in lanes.stretch_of:
+        convoys = table.convoys
+        for army in view.armies:
+            found = convoys.get(army)
+            if found is not None:
+                orders.extend(found)
     return orders
 
 
@@ -291,7 +411,7 @@ def _movement(position: Position, power: str, board: Board) -> dict[str, list[Or
     units = position.units
     view = _sea_view(board, units)
     return {
-        unit.location: _unit_orders(board, units, view, prov, unit)
+        unit.location: _unit_orders(units, view, prov, unit)
         for prov, unit in units.items()
         if unit.power == power
     }
@@ -360,7 +480,7 @@ def all_possible_orders(
         mine = out.get(unit.power)
         if mine is None:
             mine = out[unit.power] = {}
-        mine[unit.location] = _unit_orders(b, units, view, prov, unit)
+        mine[unit.location] = _unit_orders(units, view, prov, unit)
     return out
 
 

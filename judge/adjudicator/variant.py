@@ -36,6 +36,10 @@ class Lot:
     power: str
     drawn_before: Phase  # the lot is drawn before this phase is adjudicated (W1914A)
 
+    def __reduce__(self) -> tuple[type[Lot], tuple[str, Phase]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (Lot, (self.power, self.drawn_before))
+
 
 @dataclass(frozen=True, slots=True)
 class PhaseRules:
@@ -43,6 +47,10 @@ class PhaseRules:
 
     board: Board
     neutral: frozenset[str]
+
+    def __reduce__(self) -> tuple[type[PhaseRules], tuple[Board, frozenset[str]]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (PhaseRules, (self.board, self.neutral))
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +72,24 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"Variant({self.name!r})"
+
+    def __reduce__(self) -> tuple[type[Variant], tuple[object, ...]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (
+            Variant,
+            (
+                self.name,
+                self.titles,
+                self.board,
+                self.powers,
+                self.first_phase,
+                self.victory,
+                self.seats,
+                self.neutral,
+                self.closed_board,
+                self.lot,
+            ),
+        )
 
     @property
     def players(self) -> int:

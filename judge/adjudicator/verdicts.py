@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, Unit
 from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.resolver import (
@@ -13,9 +15,9 @@ from judge.adjudicator.resolver import (
     unit_label,
 )
 
-_BOUNCED = Outcome.BOUNCED
-_DISLODGED = Outcome.DISLODGED
-_SUPPORT_CUT = Outcome.SUPPORT_CUT
+_BOUNCED: Final = Outcome.BOUNCED
+_DISLODGED: Final = Outcome.DISLODGED
+_SUPPORT_CUT: Final = Outcome.SUPPORT_CUT
 
 
 def _fate(fields: tuple[object, ...]) -> UnitFate:

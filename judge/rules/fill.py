@@ -20,6 +20,9 @@ from judge.rules.sommossa import (
     sommossa_retreat_orders,
 )
 
+_MOVEMENT_RANK = 0  # Phase.kind_rank
+_RETREAT_RANK = 1
+
 
 class Standing(StrEnum):
     """Who gives a power's orders in this phase."""
@@ -46,10 +49,10 @@ def generate_orders(
     ``Options.removal_distance``, so both layers agree).
     """
     board = board or installed_variant(position.variant).board
-    phase = position.phase
-    if phase.is_movement:
+    kind = position.phase.kind_rank  # not the properties: this runs for every power of a phase
+    if kind == _MOVEMENT_RANK:
         return _movement(position, power, submitted, standing, rules, votes or {}, board)
-    if phase.is_retreat:
+    if kind == _RETREAT_RANK:
         return _retreat(position, power, submitted, standing, rules, board)
     return _adjustment(position, power, submitted, standing, rules, board, distance)
 

@@ -35,7 +35,10 @@ def adjudicate_json_with_rules(obj: dict[str, Any]) -> dict[str, Any]:
         request = read_house_request(obj)
     except HouseRequestError as exc:
         raise RequestError(str(exc)) from exc
-    plain = {k: v for k, v in obj.items() if k not in HOUSE_KEYS}
+    # the request without the house keys (itself when it has none: it is only read)
+    plain = obj
+    if any(key in obj for key in HOUSE_KEYS):
+        plain = {k: v for k, v in obj.items() if k not in HOUSE_KEYS}
     position = position_from_json(plain, request.variant)
     submitted = orders_from_json(plain.get("orders", {}), position, request.variant)
     try:

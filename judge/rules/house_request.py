@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import variant as installed_variant
@@ -26,7 +26,10 @@ from judge.rules.generated import GeneratedOrder
 from judge.rules.options import RuleSet
 
 # keys only the house rules read ("homes" is part of the adjudicator's contract too)
-HOUSE_KEYS = ("rules", "onp", "sommossa", "votes")
+HOUSE_KEYS: Final = ("rules", "onp", "sommossa", "votes")
+
+
+_MOVEMENT_RANK: Final = 0  # Phase.kind_rank of a movement phase
 
 
 class HouseRequestError(ValueError):
@@ -60,18 +63,34 @@ def _orders(texts: Any, where: str) -> list[Order]:
         raise HouseRequestError(f"{where}: {exc}") from exc
 
 
+# the keys read below besides the adjudicator's: a request with none of them (most of a batch)
+# gets the defaults, one value per variant and options (a HouseRequest is immutable)
+_OWN_KEYS: Final = (*HOUSE_KEYS, "homes")
+_PLAIN: Final[dict[tuple[str, RemovalDistance, str | None], HouseRequest]] = {}
+
+
+def _plain_request(variant: Variant, distance: RemovalDistance, joins: str | None) -> HouseRequest:
+    key = (variant.name, distance, joins)
+    request = _PLAIN.get(key)
+    if request is None or request.variant is not variant:
+        request = _PLAIN[key] = HouseRequest(variant=variant, distance=distance, joins=joins)
+    return request
+
+
 def read_house_request(obj: Mapping[str, Any]) -> HouseRequest:
     try:
         variant = variant_from_request(obj)
         options = options_from_json(obj.get("options"), variant, obj.get("italy_joins"))
     except RequestError as exc:
         raise HouseRequestError(str(exc)) from exc
+    if not any(key in obj for key in _OWN_KEYS):
+        return _plain_request(variant, options.removal_distance, options.joins)
     powers = variant.powers
     rules_text = obj.get("rules", RuleSet.ITALIAN.value)
     try:
         rules = RuleSet(rules_text)
-    except ValueError as exc:
-        raise HouseRequestError(f'"rules" must be "italian", "rulebook" or "french", not {rules_text!r}') from exc
+    except ValueError as bad:  # not ``exc``: the compiled build gives a name one type
+        raise HouseRequestError(f'"rules" must be "italian", "rulebook" or "french", not {rules_text!r}') from bad
     onp_raw = obj.get("onp", {})
     if not isinstance(onp_raw, dict):
         raise HouseRequestError('"onp" must map powers to ONP counts')
@@ -118,7 +137,8 @@ def standing_of(request: HouseRequest, power: str, position: Position) -> Standi
     if power in request.sommossa:
         return Standing.SOMMOSSA
     count = request.onp.get(power, 0)
-    if not position.phase.is_movement or count == 0:
+    # the phase's rank, not its ``is_movement`` property: asked for every power of every request
+    if count == 0 or position.phase.kind_rank != _MOVEMENT_RANK:
         return Standing.PLAYING
     return Standing.FIRST_ONP if count == 1 else Standing.ABANDONED
 
@@ -136,6 +156,7 @@ def house_orders(
     except ValueError as exc:
         raise HouseRequestError(str(exc)) from exc
     board = variant.rules_at(position.phase, request.joins).board
+    movement = position.phase.kind_rank == _MOVEMENT_RANK
     for power in active:
         standing = standing_of(request, power, position)
         own = tuple(submitted.get(power, ()))
@@ -143,7 +164,12 @@ def house_orders(
             raise HouseRequestError(
                 f"{power} has orders but is marked as {standing.value}: send one or the other"
             )
-        votes = {v: o for v, o in request.votes.get(power, {}).items() if v != power}
+        if movement and own and standing is Standing.PLAYING:
+            # its player's orders: nothing is made up in a movement phase (``fill.generate_orders``
+            # makes holds only for a player who sent none), the common case of a batch
+            continue
+        by_voter = request.votes.get(power)
+        votes = {v: o for v, o in by_voter.items() if v != power} if by_voter else {}
         made = generate_orders(
             position, power, own, standing, request.rules, votes, board, request.distance
         )

@@ -1,0 +1,66 @@
+"""The optional compiled build of the adjudicator; everything else is in pyproject.toml.
+
+By default this adds nothing: the judge installs as pure Python, the reference that the tests
+and the corpora check. With ``JUDGE_MYPYC=1`` the hot modules of ``judge/adjudicator`` (and the
+house rules' request reading) are compiled with mypyc (the mypy project's compiler: C extensions from the same typed source, no
+second implementation to keep in step), about twice as fast on a batch of phases:
+
+    pip install mypy                                  # mypyc comes with mypy (the dev extra)
+    JUDGE_MYPYC=1 pip install --no-build-isolation .  # a compiled install
+    scripts/build_compiled.sh                         # or in place, for a checkout (-e)
+
+``tests/adjudicator/test_compiled.py`` checks a compiled build against the pure source.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+# Left out: ``outcomes.py`` (``Adjudication`` sets its fields with ``object.__setattr__``,
+# which a compiled class refuses), ``datc.py`` (the DATC file reader, no hot path) and the
+# package's ``__init__``.
+COMPILED_MODULES = [
+    f"judge/adjudicator/{name}.py"
+    for name in (
+        "adjudication",
+        "adjustment_phase",
+        "adjustments",
+        "catalog",
+        "convoy_routes",
+        "geography",
+        "jsonio",
+        "legality",
+        "movement_phase",
+        "order_json",
+        "order_index",
+        "order_plans",
+        "orders",
+        "phase",
+        "phase_flow",
+        "position",
+        "possible",
+        "refusals",
+        "resolver",
+        "retreat_phase",
+        "retreats",
+        "variant",
+        "verdicts",
+    )
+] + [
+    # the house rules' reading of a ``judge adjudicate`` request (its batch path)
+    "judge/rules/house_request.py",
+    "judge/rules/house_jsonio.py",
+]
+
+
+def _compiled() -> list[object]:
+    if os.environ.get("JUDGE_MYPYC") != "1":
+        return []
+    from mypyc.build import mypycify  # only this build needs it
+
+    return mypycify(COMPILED_MODULES, opt_level="3", group_name="judge.adjudicator.compiled")
+
+
+setup(ext_modules=_compiled())

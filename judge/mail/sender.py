@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from email.charset import QP, Charset
 from email.header import Header
 from email.message import EmailMessage, Message
@@ -126,10 +126,21 @@ def fast_message_bytes(row: OutboundMail, settings: Settings, eight_bit: bool = 
                b"Content-Transfer-Encoding: 8bit\n"
     else:
         return None
-    lines = [head.decode()]
+    lines = _fast_headers(row, settings, "\n")
+    if lines is None:
+        return None
+    try:
+        return (head.decode() + "".join(lines) + "\n").encode("ascii") + body.encode("utf-8")
+    except UnicodeError:
+        return None
+
+
+def _fast_headers(row: OutboundMail, settings: Settings, eol: str) -> list[str] | None:
+    """The row's header lines as the email package writes them, when each is a short ASCII
+    line it would write unchanged; None otherwise."""
+    lines: list[str] = []
     seen = {"content-type", "mime-version", "content-transfer-encoding"}
-    headers = header_pairs(row, settings, row.subject)
-    for name, value in headers:
+    for name, value in header_pairs(row, settings, row.subject):
         if not value or name.lower() in seen:
             continue
         value = str(value)
@@ -137,12 +148,49 @@ def fast_message_bytes(row: OutboundMail, settings: Settings, eight_bit: bool = 
                 or "\n" in value or "\r" in value or value != value.strip()):
             return None
         seen.add(name.lower())
-        lines.append(f"{name}: {value}\n")
-    lines.append("\n")
-    try:
-        return "".join(lines).encode("ascii") + body.encode("utf-8")
-    except UnicodeError:
+        lines.append(f"{name}: {value}{eol}")
+    return lines
+
+
+# MIME bodies with attachments kept by ``shared_message_bytes`` (a phase's map and results:
+# one per game being sent at the moment)
+PARTS_KEPT = 32
+Parts = MutableMapping[tuple[Any, ...], tuple[bytes, bytes]]
+
+
+def shared_message_bytes(row: OutboundMail, settings: Settings,
+                         blobs: Mapping[str, bytes] | None, parts: Parts) -> bytes | None:
+    """``message_bytes(build_message(...))`` for a row with attachments, the MIME body built
+    once for every row carrying the same text and attachments (a phase's results and map go
+    to every player: building and base64-encoding the map was most of sending's CPU).
+
+    The body is the email package's own bytes, serialised once (so one MIME boundary is shared
+    by those messages); only the recipient's header lines are written per row, by the rules of
+    ``fast_message_bytes``. None when a header needs the email package (long, non-ASCII).
+    """
+    if not row.attachments:
         return None
+    lines = _fast_headers(row, settings, "\r\n")
+    if lines is None:
+        return None
+    key = (row.body or "", *(tuple(sorted((str(k), str(v)) for k, v in att.items()))
+                             for att in row.attachments))
+    shared = parts.get(key)
+    if shared is None:
+        rich = EmailMessage()
+        rich.set_content(row.body or "")
+        for att in row.attachments:
+            maintype, _, subtype = str(att.get("mime", "application/octet-stream")).partition("/")
+            rich.add_attachment(attachment_bytes(att, blobs), maintype=maintype,
+                                subtype=subtype or "octet-stream", filename=att.get("filename"))
+        # the multipart's own headers (Content-Type with its boundary, MIME-Version), then the
+        # body: the recipient's headers go between, where build_message adds them
+        head, _, rest = rich.as_bytes(policy=SMTP_POLICY).partition(b"\r\n\r\n")
+        shared = (head + b"\r\n", b"\r\n" + rest)
+        while len(parts) >= PARTS_KEPT:
+            del parts[next(iter(parts))]  # the oldest (dicts keep insertion order)
+        parts[key] = shared
+    return shared[0] + "".join(lines).encode("ascii") + shared[1]
 
 
 def message_bytes(msg: Message) -> bytes:

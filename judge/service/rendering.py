@@ -37,7 +37,7 @@ from judge.storage.blobrepo import (
     render_job,
     render_job_ids,
 )
-from judge.storage.mailrepo import enqueue_outbound
+from judge.storage.mailrepo import enqueue_outbound_many
 from judge.storage.models import Game, RenderJob
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
@@ -57,15 +57,15 @@ def queue_results(session: Session, settings: Settings, now: datetime, game: Gam
                   map_spec: dict[str, Any] | None, turn_id: int | None) -> RenderJob:
     """Queue the ``event`` bulletin to ``addresses`` as held rows plus a render job; the
     map and text are made after this transaction commits (``run_job``)."""
-    fill: list[int] = []
+    rows = []
     for address in addresses:
         if addr_spec(address) is None:
             continue  # never a header built from something that is not one address
         row = outbound_row(settings, now, to=address, subject="", body="", kind="bulletin",
                            game=game)
         row.status = "rendering"
-        enqueue_outbound(session, row)
-        fill.append(row.id)
+        rows.append(row)
+    fill = [row.id for row in enqueue_outbound_many(session, rows)]
     job = add_render_job(session, RenderJob(
         game_id=game.id, turn_id=turn_id, event=event, language=language, view=_plain(view),
         map_spec=map_spec, fill_ids=fill, hold_ids=list(fill), created=now))

@@ -50,6 +50,10 @@ def _init(settings: Settings) -> None:
                         format="%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s")
     _settings = settings
     _db = Database(settings.database_url)
+    # the mail map's cached layers, drawn before the first deadline rather than in it
+    from judge.maps.composite import warm
+
+    warm()
 
 
 def _pass(now: datetime, skip: list[int], budget: float) -> tuple[int, list[int], bool]:

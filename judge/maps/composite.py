@@ -371,6 +371,17 @@ def _palette(variant: str) -> Image.Image:
     return palette
 
 
+def warm(variant: str = "standard", language: str = "en") -> None:
+    """Draw the cached layers and the palette now (a turn worker does it as it starts, so
+    the first turns of a storm do not pay for it)."""
+    _board(variant)
+    _over(variant, language)
+    _palette(variant)
+    for kind in ("A", "F"):
+        for power in style.POWER_COLOURS:
+            _sprite(kind, power)
+
+
 def composite_png(snapshot: MapSnapshot | Mapping[str, Any]) -> bytes:
     """The mail map of ``snapshot`` (a ``MapSnapshot`` or the dict it is read from) as a PNG
     of the SVG's size, in the variant's 128 colours."""

@@ -9,8 +9,8 @@ due deadline rows one transaction at a time (``FOR UPDATE SKIP LOCKED`` on Postg
 workers of every judge node share them) until none is left or its time budget is spent, and
 returns what it did; the scheduler then wakes the outbox and hands out the next passes.
 
-On SQLite, the database has one writer at a time: one worker, pausing between turns so mail
-intake gets the write lock (SQLite's busy handler polls; see ``SQLITE_PAUSE``).
+On SQLite, the database has one writer at a time: one worker, pausing every few turns so
+mail intake gets the write lock (SQLite's busy handler polls; see ``SQLITE_PAUSE``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ PASS_BUDGET = 2.0
 # SQLite: sleep between turn transactions. The busy handler of a waiting writer (the mail
 # intake, in the serving process) sleeps in steps of up to 100 ms; a gap this long lets it in.
 SQLITE_PAUSE = 0.11
+# ... once this many seconds of turns have passed since the last pause: a turn takes a few
+# tens of milliseconds, so a pause after each left the worker asleep two thirds of a storm;
+# a mail waits at most this (and the turn in hand) for the lock
+SQLITE_BURST = 0.3
 
 _db: Database | None = None
 _settings: Settings | None = None
@@ -59,7 +63,7 @@ def _init(settings: Settings) -> None:
 def _pass(now: datetime, skip: list[int], budget: float) -> tuple[int, list[int], bool]:
     assert _db is not None and _settings is not None, "worker not initialised"
     done = work_due(_db, _settings, now, budget=budget, skip=skip,
-                    pause=SQLITE_PAUSE if _db.is_sqlite else 0.0)
+                    pause=SQLITE_PAUSE if _db.is_sqlite else 0.0, pause_after=SQLITE_BURST)
     return done.handled, done.failed, done.more
 
 

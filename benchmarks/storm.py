@@ -441,7 +441,8 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
     all_acks = [lat for _, lat in stream.acks]
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     backend = "PostgreSQL" if "postgresql" in url else "SQLite"
-    how = "turn pool" if workers >= 0 else "no pool (one thread, as before)"
+    how = (f"turn pool of {workers or 'one per core'}" if workers >= 0
+           else "no pool (one thread, as before)")
     print(f"\n== storm: {games} games due at once, {backend}, {nodes} node(s), {how}, "
           f"{lanes} relay connection(s) per node, {os.cpu_count()} cores; load: {load}")
     if adjudicated_at is None:
@@ -510,6 +511,8 @@ def main() -> None:
                         help="seconds from the end of the setup to the deadline "
                              "(default: enough for the judges to start)")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--workers", type=int, default=0,
+                        help="the judges' turn_workers (0: one per core; SQLite: one)")
     parser.add_argument("--smtp-connections", type=int, default=4,
                         help="the judges' smtp_connections: parallel lanes to the relay")
     parser.add_argument("--compare", action="store_true",
@@ -518,7 +521,7 @@ def main() -> None:
     if args.compare and args.url:
         parser.error("--compare needs a fresh database per run: SQLite (default) or --postgres")
     results: list[float | None] = []
-    for workers in ([0, -1] if args.compare else [0]):
+    for workers in ([args.workers, -1] if args.compare else [args.workers]):
         drop = None
         with tempfile.TemporaryDirectory() as tmp:
             url = args.url

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -390,5 +391,7 @@ def composite_png(snapshot: MapSnapshot | Mapping[str, Any]) -> bytes:
     # nearest colours, no dithering: flat areas stay flat (and compress)
     image = _image(composite(snap)).quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=6)
+    # run-length deflate: the map's long runs of one palette entry compress as well as with
+    # the default strategy (5% larger) in less than half its time
+    image.save(buffer, "PNG", compress_level=6, compress_type=zlib.Z_RLE)
     return buffer.getvalue()

@@ -441,7 +441,7 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
     all_acks = [lat for _, lat in stream.acks]
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     backend = "PostgreSQL" if "postgresql" in url else "SQLite"
-    how = (f"turn pool of {workers or 'one per core'}" if workers >= 0
+    how = (f"turn pool of {workers or 'one per core (SQLite: one)'}" if workers >= 0
            else "no pool (one thread, as before)")
     print(f"\n== storm: {games} games due at once, {backend}, {nodes} node(s), {how}, "
           f"{lanes} relay connection(s) per node, {os.cpu_count()} cores; load: {load}")

@@ -283,8 +283,10 @@ class CpuMeter:
     deadline on: a number the other loads of a shared machine do not inflate, unlike the
     wall-clock times."""
 
-    def __init__(self, pids: dict[str, int]) -> None:
+    def __init__(self, pids: dict[str, int], database: str | None = None) -> None:
         self.pids = pids  # role prefix -> pid
+        # PostgreSQL: the server processes of the storm's own database (its backends)
+        self.marker = f" {database} " if database else None
         self.start: dict[tuple[int, str], float] | None = None
         self.last: dict[tuple[int, str], float] = {}
 
@@ -292,6 +294,17 @@ class CpuMeter:
         now: dict[tuple[int, str], float] = {}
         for prefix, pid in self.pids.items():
             now.update({(p, f"{prefix}{role}"): v for (p, role), v in cpu_seconds(pid).items()})
+        if self.marker:
+            for entry in Path("/proc").iterdir():
+                if not entry.name.isdigit():
+                    continue
+                try:
+                    if self.marker not in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                        continue
+                    fields = (entry / "stat").read_text().rpartition(")")[2].split()
+                except OSError:
+                    continue
+                now[(int(entry.name), "postgres")] = (int(fields[11]) + int(fields[12])) / TICK
         if started and self.start is None:
             self.start = dict(now)
         self.last.update(now)  # a process gone keeps its last reading
@@ -300,7 +313,8 @@ class CpuMeter:
         totals: dict[str, float] = {}
         for key, value in self.last.items():
             base = (self.start or {}).get(key, 0.0)
-            role = "relay" if key[1].startswith("relay") else key[1].rpartition(":")[2]
+            role = ("relay" if key[1].startswith("relay")
+                    else "postgres" if key[1] == "postgres" else key[1].rpartition(":")[2])
             totals[role] = totals.get(role, 0.0) + value - base
         return totals
 
@@ -382,6 +396,8 @@ def percentile(values: list[float], q: float) -> float:
 def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: float,
         workers: int = 0, lanes: int = 1) -> float | None:
     """One storm; returns the seconds until every bulletin was at the relay (None: not)."""
+    from sqlalchemy.engine import make_url
+
     from judge.storage import Database
 
     deadline_wall = datetime.now(UTC) + timedelta(seconds=lead)
@@ -400,7 +416,8 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
         stream = Stream([port for _, port in judges], rate)
         peak_rss = [0] * len(judges)
         meter = CpuMeter({**{f"node{i}:": proc.pid for i, (proc, _) in enumerate(judges)},
-                          "relay:": relay.proc.pid})
+                          "relay:": relay.proc.pid},
+                         make_url(url).database if "postgresql" in url else None)
         adjudicated_at = at_relay_at = None
         expected = 0
         try:
@@ -466,8 +483,10 @@ def run(url: str, games: int, nodes: int, rate: float, lead: float, timeout: flo
     print(f"CPU from the deadline to the last bulletin at the relay: judge {judge_cpu:.1f} s "
           f"(main process {spent.get('main', 0.0):.1f} s, turn workers "
           f"{spent.get('workers', 0.0):.1f} s) = {judge_cpu / games * 1000:.0f} ms per game; "
-          f"relay {spent.get('relay', 0.0):.1f} s "
-          "(PostgreSQL's own not counted)")
+          f"relay {spent.get('relay', 0.0):.1f} s"
+          + (f"; PostgreSQL's backends for this database {spent['postgres']:.1f} s = "
+             f"{spent['postgres'] / games * 1000:.0f} ms per game" if "postgres" in spent
+             else ""))
     print("peak RSS per node (judge + turn workers): "
           + ", ".join(f"{kb / 1024:.0f} MB" for kb in peak_rss))
     if backend == "PostgreSQL":

@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import datetime
 
@@ -48,8 +50,23 @@ def workers_for(settings: Settings, db: Database) -> int:
     return 1 if db.is_sqlite else max(1, os.cpu_count() or 1)
 
 
-def _init(settings: Settings) -> None:
+def _watch_parent(parent: int) -> None:
+    """End this worker once the judge that started it is gone. A SIGKILLed judge never tells
+    its workers, and a spawned worker holds both ends of its own task pipe, so it would wait
+    for tasks forever (with a database connection open). Its turn in hand, if any, is rolled
+    back with the connection, as a killed judge's own is."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _init(settings: Settings, parent: int) -> None:
     global _db, _settings
+    if os.getppid() != parent:
+        os._exit(0)  # the judge died while this worker was starting
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="judge-parent-watch").start()
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s")
     _settings = settings
@@ -76,7 +93,7 @@ class TurnPool:
         self.workers = workers
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init, initargs=(settings,))
+            initializer=_init, initargs=(settings, os.getpid()))
 
     def warm(self) -> list[Future[int]]:
         """Start every worker now (a spawned interpreter takes a second to import the judge)."""

@@ -314,6 +314,15 @@ def test_shared_body_builder_is_the_email_packages_bytes_but_the_boundary() -> N
     for row, data in zip(rows, built, strict=True):
         assert data is not None and f"To: {row.to_addr}\r\n".encode() in data
         assert unbounded(data) == unbounded(message_bytes(build_message(row, SETTINGS)))
+    # a map-sized attachment (encoded in one piece, not by the email package): the same bytes
+    png = bytes(range(256)) * 400 + b"tail"
+    big = {**ROWS["attachments"], "attachments": [
+        {"filename": "map.png", "mime": "image/png", "data_b64": base64.b64encode(png).decode()}]}
+    for body in ("Carte jointe.\n", "Résultats\n" * 40):
+        row = outbound_row(SETTINGS, WHEN, **{**big, "body": body})
+        data = shared_message_bytes(row, SETTINGS, None, parts)
+        assert data is not None
+        assert unbounded(data) == unbounded(message_bytes(build_message(row, SETTINGS)))
     # a header the email package must fold or encode: its way, not this one
     accented = outbound_row(SETTINGS, WHEN, **{**ROWS["attachments"], "subject": "État"})
     assert shared_message_bytes(accented, SETTINGS, None, parts) is None

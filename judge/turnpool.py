@@ -9,8 +9,8 @@ due deadline rows one transaction at a time (``FOR UPDATE SKIP LOCKED`` on Postg
 workers of every judge node share them) until none is left or its time budget is spent, and
 returns what it did; the scheduler then wakes the outbox and hands out the next passes.
 
-On SQLite, the database has one writer at a time: one worker, pausing between turns so mail
-intake gets the write lock (SQLite's busy handler polls; see ``SQLITE_PAUSE``).
+On SQLite, the database has one writer at a time: one worker, pausing every few turns so
+mail intake gets the write lock (SQLite's busy handler polls; see ``SQLITE_PAUSE``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import datetime
 
@@ -32,6 +34,10 @@ PASS_BUDGET = 2.0
 # SQLite: sleep between turn transactions. The busy handler of a waiting writer (the mail
 # intake, in the serving process) sleeps in steps of up to 100 ms; a gap this long lets it in.
 SQLITE_PAUSE = 0.11
+# ... once this many seconds of turns have passed since the last pause: a turn takes a few
+# tens of milliseconds, so a pause after each left the worker asleep two thirds of a storm;
+# a mail waits at most this (and the turn in hand) for the lock
+SQLITE_BURST = 0.3
 
 _db: Database | None = None
 _settings: Settings | None = None
@@ -44,18 +50,37 @@ def workers_for(settings: Settings, db: Database) -> int:
     return 1 if db.is_sqlite else max(1, os.cpu_count() or 1)
 
 
-def _init(settings: Settings) -> None:
+def _watch_parent(parent: int) -> None:
+    """End this worker once the judge that started it is gone. A SIGKILLed judge never tells
+    its workers, and a spawned worker holds both ends of its own task pipe, so it would wait
+    for tasks forever (with a database connection open). Its turn in hand, if any, is rolled
+    back with the connection, as a killed judge's own is."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _init(settings: Settings, parent: int) -> None:
     global _db, _settings
+    if os.getppid() != parent:
+        os._exit(0)  # the judge died while this worker was starting
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="judge-parent-watch").start()
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s")
     _settings = settings
     _db = Database(settings.database_url)
+    # the mail map's cached layers, drawn before the first deadline rather than in it
+    from judge.maps.composite import warm
+
+    warm()
 
 
 def _pass(now: datetime, skip: list[int], budget: float) -> tuple[int, list[int], bool]:
     assert _db is not None and _settings is not None, "worker not initialised"
     done = work_due(_db, _settings, now, budget=budget, skip=skip,
-                    pause=SQLITE_PAUSE if _db.is_sqlite else 0.0)
+                    pause=SQLITE_PAUSE if _db.is_sqlite else 0.0, pause_after=SQLITE_BURST)
     return done.handled, done.failed, done.more
 
 
@@ -68,7 +93,7 @@ class TurnPool:
         self.workers = workers
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init, initargs=(settings,))
+            initializer=_init, initargs=(settings, os.getpid()))
 
     def warm(self) -> list[Future[int]]:
         """Start every worker now (a spawned interpreter takes a second to import the judge)."""

@@ -19,7 +19,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from judge.mail.sender import blob_refs, build_message, fast_message_bytes, message_bytes
+from judge.mail.sender import (
+    Parts,
+    blob_refs,
+    build_message,
+    fast_message_bytes,
+    message_bytes,
+    shared_message_bytes,
+)
 from judge.mail.transport import SendFailure, SmtpTransport, Transport
 from judge.runner import Runner
 from judge.service.verp import verp_address
@@ -81,6 +88,9 @@ class OutboxRunner(Runner):
         self.unrecorded: list[tuple[int, datetime]] = []
         self._recording = asyncio.Lock()
         self.blobs: dict[str, bytes] = {}  # the blobs the rows of this round reference
+        # the MIME bodies of the messages with attachments being sent (a phase's map and
+        # results, the same for every player): built once, see sender.shared_message_bytes
+        self.parts: Parts = {}
         # PostgreSQL: rows are claimed one at a time (several judges may share the outbox)
         self.claiming = not db.is_sqlite
 
@@ -112,7 +122,9 @@ class OutboxRunner(Runner):
             return None
         # the blob (a phase's map) this row references, read in the claim's transaction; the
         # round's dict is emptied when the round starts, so it holds one round's maps at most
-        self.blobs.update(blobs(session, blob_refs(rows)))
+        missing = blob_refs(rows) - self.blobs.keys()
+        if missing:  # read once a round, not once per recipient
+            self.blobs.update(blobs(session, missing))
         return session, rows[0]
 
     @staticmethod
@@ -253,6 +265,8 @@ class OutboxRunner(Runner):
         def build(eight_bit: bool) -> bytes:
             try:
                 data = fast_message_bytes(row, self.settings, eight_bit)
+                if data is None:
+                    data = shared_message_bytes(row, self.settings, self.blobs, self.parts)
                 if data is None:
                     data = message_bytes(build_message(row, self.settings, eight_bit,
                                                        self.blobs))

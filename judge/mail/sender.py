@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Mapping, MutableMapping, Sequence
 from email.charset import QP, Charset
 from email.header import Header
 from email.message import EmailMessage, Message
@@ -126,10 +127,21 @@ def fast_message_bytes(row: OutboundMail, settings: Settings, eight_bit: bool = 
                b"Content-Transfer-Encoding: 8bit\n"
     else:
         return None
-    lines = [head.decode()]
+    lines = _fast_headers(row, settings, "\n")
+    if lines is None:
+        return None
+    try:
+        return (head.decode() + "".join(lines) + "\n").encode("ascii") + body.encode("utf-8")
+    except UnicodeError:
+        return None
+
+
+def _fast_headers(row: OutboundMail, settings: Settings, eol: str) -> list[str] | None:
+    """The row's header lines as the email package writes them, when each is a short ASCII
+    line it would write unchanged; None otherwise."""
+    lines: list[str] = []
     seen = {"content-type", "mime-version", "content-transfer-encoding"}
-    headers = header_pairs(row, settings, row.subject)
-    for name, value in headers:
+    for name, value in header_pairs(row, settings, row.subject):
         if not value or name.lower() in seen:
             continue
         value = str(value)
@@ -137,12 +149,65 @@ def fast_message_bytes(row: OutboundMail, settings: Settings, eight_bit: bool = 
                 or "\n" in value or "\r" in value or value != value.strip()):
             return None
         seen.add(name.lower())
-        lines.append(f"{name}: {value}\n")
-    lines.append("\n")
-    try:
-        return "".join(lines).encode("ascii") + body.encode("utf-8")
-    except UnicodeError:
+        lines.append(f"{name}: {value}{eol}")
+    return lines
+
+
+# MIME bodies with attachments kept by ``shared_message_bytes`` (a phase's map and results:
+# one per game being sent at the moment)
+PARTS_KEPT = 32
+# attachments larger than this are base64-encoded in one call (see shared_message_bytes)
+_SWAP_ABOVE = 4096
+Parts = MutableMapping[tuple[Any, ...], tuple[bytes, bytes]]
+
+
+def shared_message_bytes(row: OutboundMail, settings: Settings,
+                         blobs: Mapping[str, bytes] | None, parts: Parts) -> bytes | None:
+    """``message_bytes(build_message(...))`` for a row with attachments, the MIME body built
+    once for every row carrying the same text and attachments (a phase's results and map go
+    to every player: building and base64-encoding the map was most of sending's CPU).
+
+    The body is the email package's own bytes, serialised once (so one MIME boundary is shared
+    by those messages); only the recipient's header lines are written per row, by the rules of
+    ``fast_message_bytes``. None when a header needs the email package (long, non-ASCII).
+    """
+    if not row.attachments:
         return None
+    lines = _fast_headers(row, settings, "\r\n")
+    if lines is None:
+        return None
+    key = (row.body or "", *(tuple(sorted((str(k), str(v)) for k, v in att.items()))
+                             for att in row.attachments))
+    shared = parts.get(key)
+    if shared is None:
+        rich = EmailMessage()
+        rich.set_content(row.body or "")
+        # a large attachment goes through the email package as a one-line stand-in, its
+        # base64 put in its place afterwards: the package's own line-by-line encoding and
+        # writing of a phase's map cost more than the rest of the message together. The
+        # lines are the same (57 bytes a line, as the package encodes base64).
+        swaps: list[tuple[bytes, bytes]] = []
+        for att in row.attachments:
+            maintype, _, subtype = str(att.get("mime", "application/octet-stream")).partition("/")
+            data = attachment_bytes(att, blobs)
+            if len(data) > _SWAP_ABOVE:
+                stand_in = os.urandom(57)  # one base64 line, found nowhere else
+                swaps.append((base64.b64encode(stand_in) + b"\r\n",
+                              base64.encodebytes(data).replace(b"\n", b"\r\n")))
+                data = stand_in
+            rich.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream",
+                                filename=att.get("filename"))
+        whole = rich.as_bytes(policy=SMTP_POLICY)
+        for stand_in_line, encoded in swaps:
+            whole = whole.replace(stand_in_line, encoded, 1)
+        # the multipart's own headers (Content-Type with its boundary, MIME-Version), then the
+        # body: the recipient's headers go between, where build_message adds them
+        head, _, rest = whole.partition(b"\r\n\r\n")
+        shared = (head + b"\r\n", b"\r\n" + rest)
+        while len(parts) >= PARTS_KEPT:
+            del parts[next(iter(parts))]  # the oldest (dicts keep insertion order)
+        parts[key] = shared
+    return shared[0] + "".join(lines).encode("ascii") + shared[1]
 
 
 def message_bytes(msg: Message) -> bytes:

@@ -6,9 +6,8 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
-from judge.maps.png import render_png
+from judge.maps.composite import composite_png
 from judge.maps.scene import snapshot_from_turn
-from judge.maps.svg import render_svg
 
 
 def map_png(
@@ -19,11 +18,12 @@ def map_png(
     position_after: Mapping[str, Any] | None = None,
     language: str = "en",
 ) -> bytes:
-    """The PNG map of one processed phase, from its turn snapshot's JSON columns."""
+    """The PNG map of one processed phase, from its turn snapshot's JSON columns: the
+    composite of layers drawn once per process (``composite``), as the SVG looks."""
     snap = snapshot_from_turn(phase, position_before, outcomes, position_after)
     snap["title"] = game
     snap["language"] = language  # the title and the province codes in the game's language
-    return render_png(render_svg(snap))
+    return composite_png(snap)
 
 
 def map_attachment(

@@ -219,18 +219,29 @@ def _coasts(layout: Layout, board: Board, lang: str) -> str:
 def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     out = ['<g class="centres">']
     for centre in sorted(board.supply_centers):
-        x, y = layout.centres.get(centre) or _offset(layout.anchor(centre))
+        x, y = centre_point(layout, centre)
         owner = snap.centers.get(centre)
         fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
         held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
-        out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{fill}" stroke="#222" '
-            f'stroke-width="1.2"><title>{escape(_label(centre, board, snap.language))}: '
-            f"{escape(held_by)}"
-            "</title></circle>"
-        )
+        title = f"{_label(centre, board, snap.language)}: {held_by}"
+        out.append(_centre_svg((x, y), fill, title))
     out.append("</g>")
     return "".join(out)
+
+
+def centre_point(layout: Layout, centre: str) -> Point:
+    """Where a supply centre's marker is drawn."""
+    return layout.centres.get(centre) or _offset(layout.anchor(centre))
+
+
+def _centre_svg(at: Point, fill: str, title: str = "") -> str:
+    """One supply centre's marker (also drawn alone, as the mail map's sprite)."""
+    x, y = at
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{fill}" stroke="#222" '
+        f'stroke-width="1.2">{tip}</circle>'
+    )
 
 
 def _offset(p: Point) -> Point:
@@ -332,11 +343,17 @@ def _shifted(p: Point, moved: bool) -> Point:
     return (p[0] + _RETREAT_OFFSET[0], p[1] + _RETREAT_OFFSET[1]) if moved else p
 
 
-def _orders(layout: Layout, snap: MapSnapshot) -> str:
+def drawing_order(snap: MapSnapshot) -> tuple[list[DrawnOrder], set[str]]:
+    """The orders in the order they are drawn, and the places of units waiting to retreat
+    (drawn beside the unit now there)."""
     retreating = {u.location for u in snap.dislodged} if snap.phase.is_retreat else set()
     # supports and convoys under moves, so the moves stay readable
     rank = {SupportMove: 0, SupportHold: 0, Convoy: 0, Hold: 1, Move: 2, Retreat: 2}
-    ordered = sorted(snap.orders, key=lambda d: rank.get(type(d.order), 3))
+    return sorted(snap.orders, key=lambda d: rank.get(type(d.order), 3)), retreating
+
+
+def _orders(layout: Layout, snap: MapSnapshot) -> str:
+    ordered, retreating = drawing_order(snap)
     body = "".join(_order_svg(layout, snap, d, retreating) for d in ordered)
     return f'<g class="orders" stroke-linecap="round">{body}</g>'
 
@@ -378,14 +395,19 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))
-        out.append(
-            f'<circle class="dislodged" cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
-            f'stroke="{style.FAILED}" stroke-width="2.5" stroke-dasharray="4 2">'
-            f"<title>{escape(ring)}"
-            "</title></circle>"
-        )
+        out.append(_ring_svg((x, y), ring))
     out.append("</g>")
     return "".join(out)
+
+
+def _ring_svg(at: Point, title: str = "") -> str:
+    """The red ring around a dislodged unit (also drawn alone, as the mail map's sprite)."""
+    x, y = at
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    return (
+        f'<circle class="dislodged" cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
+        f'stroke="{style.FAILED}" stroke-width="2.5" stroke-dasharray="4 2">{tip}</circle>'
+    )
 
 
 def _caption(snap: MapSnapshot) -> str:

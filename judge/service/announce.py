@@ -18,6 +18,7 @@ from judge.settings import Settings
 from judge.storage.gamerepo import seats
 from judge.storage.mailrepo import enqueue_outbound
 from judge.storage.models import Game, OutboundMail, Seat
+from judge.storage.playrepo import addresses_of_accounts
 from judge.storage.turnrepo import account_address
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
@@ -55,14 +56,11 @@ def _address(session: Session, account_id: int | None) -> str | None:
 
 def player_addresses(session: Session, game: Game, powers: Sequence[str] | None = None,
                      ) -> list[str]:
-    found = []
-    for row in seats(session, game.id):
-        if powers is not None and row.power not in powers:
-            continue
-        address = _address(session, row.account_id)
-        if address:
-            found.append(address)
-    return found
+    rows = [row for row in seats(session, game.id) if powers is None or row.power in powers]
+    known = addresses_of_accounts(  # one query
+        session, [row.account_id for row in rows if row.account_id is not None])
+    return [known[row.account_id] for row in rows
+            if row.account_id is not None and known.get(row.account_id)]
 
 
 def gm_address(session: Session, game: Game) -> str | None:

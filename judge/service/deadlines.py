@@ -64,10 +64,13 @@ def reminder_before(game: Game) -> timedelta:
     return timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE
 
 
-def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: datetime) -> None:
+def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: datetime,
+             look: bool = True) -> None:
     """Make ``due_at`` the game's deadline for ``phase``: rows for processing and a reminder.
 
     Earlier open rows of the game are closed first, so a moved deadline never fires twice.
+    ``look``: also look at the game at once (its orders may be complete already); False
+    when the caller knows they are not (orders that come later add their own look).
     """
     clear(session, game)
     game.deadline = due_at
@@ -77,7 +80,8 @@ def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: da
         session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at, kind="reminder",
                              done=False))
     # a new phase may need no orders at all, a moved deadline may find them all in already
-    add_early_row(session, game.id, phase, now)
+    if look:
+        add_early_row(session, game.id, phase, now)
     session.flush()
 
 

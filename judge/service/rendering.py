@@ -37,7 +37,7 @@ from judge.storage.blobrepo import (
     render_job,
     render_job_ids,
 )
-from judge.storage.mailrepo import enqueue_outbound
+from judge.storage.mailrepo import enqueue_outbound_many
 from judge.storage.models import Game, RenderJob
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
@@ -57,20 +57,22 @@ def queue_results(session: Session, settings: Settings, now: datetime, game: Gam
                   map_spec: dict[str, Any] | None, turn_id: int | None) -> RenderJob:
     """Queue the ``event`` bulletin to ``addresses`` as held rows plus a render job; the
     map and text are made after this transaction commits (``run_job``)."""
-    fill: list[int] = []
+    rows = []
     for address in addresses:
         if addr_spec(address) is None:
             continue  # never a header built from something that is not one address
         row = outbound_row(settings, now, to=address, subject="", body="", kind="bulletin",
                            game=game)
         row.status = "rendering"
-        enqueue_outbound(session, row)
-        fill.append(row.id)
+        rows.append(row)
+    fill = [row.id for row in enqueue_outbound_many(session, rows)]
     job = add_render_job(session, RenderJob(
         game_id=game.id, turn_id=turn_id, event=event, language=language, view=_plain(view),
         map_spec=map_spec, fill_ids=fill, hold_ids=list(fill), created=now))
     job_id = job.id
-    after_commit(session, lambda db: run_job(db, settings, job_id))
+    # the job as this transaction stores it (its view read back from JSON already): rendered
+    # from memory after the commit, not read back in a transaction of its own
+    after_commit(session, lambda db: run_job(db, settings, job_id, job))
     return job
 
 
@@ -98,13 +100,16 @@ def _render(job: RenderJob) -> tuple[str, str, dict[str, Any] | None, bytes | No
     return subject, body, {"mime": "image/png", "filename": f"{safe}-{spec['phase']}.png"}, png
 
 
-def run_job(db: Database, settings: Settings, job_id: int) -> bool:
-    """Render one job and queue its mails; False when it was gone (done by another worker)."""
-    with db.reading() as session:
-        job = render_job(session, job_id)
-        if job is None:
-            return False
-        session.expunge(job)
+def run_job(db: Database, settings: Settings, job_id: int, job: RenderJob | None = None,
+            ) -> bool:
+    """Render one job and queue its mails; False when it was gone (done by another worker).
+    ``job``: the committed row as its transaction left it (else it is read)."""
+    if job is None:
+        with db.reading() as session:
+            job = render_job(session, job_id)
+            if job is None:
+                return False
+            session.expunge(job)
     # no transaction, no lock: the expensive part
     subject, body, attachment, png = _render(job)
     with db.session() as session:

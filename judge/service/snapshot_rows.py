@@ -25,10 +25,10 @@ from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
 from judge.rules.options import EndConditions, GameOptions, RuleSet
 from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
-from judge.storage.gamerepo import current_orders, seats
+from judge.storage.gamerepo import current_orders_by_power, seats
 from judge.storage.models import Game
 from judge.storage.models import Seat as SeatRow
-from judge.storage.playrepo import votes
+from judge.storage.playrepo import votes_of_kinds
 
 log = logging.getLogger(__name__)
 
@@ -149,9 +149,10 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
     state = turn_state(game)
     # after a ROLLBACK, orders sent before it do not allow early processing (turns.rollback)
     stale_versions = dict(state.get("rollback_versions") or {})
+    on_file = current_orders_by_power(session, game.id, game.phase)  # one query
     for power, row in rows.items():
         status, strikes = rules_status(row)
-        latest = current_orders(session, game.id, game.phase, power)
+        latest = on_file.get(power)
         # CLEAR stores an empty set: that is no orders again
         has = latest is not None and latest.source == "submitted" and bool(latest.orders)
         stale = latest is not None and latest.version <= int(stale_versions.get(power, 0))
@@ -165,14 +166,16 @@ def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
             has_orders=has, wait=row.wait or stale, holder=row.account_id,
         )
     foreign: dict[str, dict[str, list[Order]]] = {}
-    for vote in votes(session, game.id, phase=game.phase, kind="sommossa_order"):
-        if vote.target_power:
+    # the three kinds in one query, sorted out here
+    cast = votes_of_kinds(session, game.id, ("sommossa_order", "draw", "concede"))
+    for vote in cast:
+        if vote.kind == "sommossa_order" and vote.phase == game.phase and vote.target_power:
             foreign.setdefault(vote.target_power, {})[vote.voter_power] = parse_orders(
                 list((vote.payload or {}).get("orders", []))
             )
-    draw = frozenset(v.voter_power for v in votes(session, game.id, kind="draw"))
+    draw = frozenset(v.voter_power for v in cast if v.kind == "draw")
     concessions = {v.voter_power: v.target_power
-                   for v in votes(session, game.id, kind="concede") if v.target_power}
+                   for v in cast if v.kind == "concede" and v.target_power}
     replacement = None
     if state.get("replacement_for"):
         power = state["replacement_for"]

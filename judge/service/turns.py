@@ -46,7 +46,14 @@ from judge.service.snapshot_rows import (
     turn_state,
 )
 from judge.settings import Settings
-from judge.storage.gamerepo import audit, current_orders, seats, submit_orders, turns
+from judge.storage.gamerepo import (
+    audit,
+    current_orders,
+    current_orders_by_power,
+    seats,
+    submit_orders,
+    turns,
+)
 from judge.storage.models import Game, Seat, Turn
 from judge.storage.playrepo import turn_by_phase, votes
 from judge.storage.turnrepo import lock_game as lock_game_row
@@ -345,7 +352,12 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
         finish_game(session, game, now, settings, ended)
     else:
         assert due_at is not None
-        deadlines.schedule(session, game, next_phase, due_at, now)
+        # a look at once only when the new phase may be complete already: nobody has to
+        # order, or orders for it were sent ahead. Otherwise the look was a second
+        # transaction per game that found nothing (a storm's thousand games: a thousand);
+        # orders stored later, the computer powers' below included, add their own look.
+        look = immediate or bool(current_orders_by_power(session, game.id, next_phase))
+        deadlines.schedule(session, game, next_phase, due_at, now, look=look)
         computer.phase_started(session, game, now, settings)
     rendering.hold_rest(session, job, game)
     return TurnReport("adjudicated", decision.why.value, phase, next_phase,

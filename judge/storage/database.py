@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +23,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from judge.settings import ConfigError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger(__name__)
+
+# how long a SQLite writer waits for the lock before "database is locked"
+SQLITE_BUSY_SECONDS = 30.0
 
 # The Alembic scripts ship inside the package (judge/storage/migrations), so an installed wheel
 # migrates from any working directory; Alembic reads "package:folder" through importlib.
@@ -60,7 +69,8 @@ class Database:
             database = self.url.database
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            kwargs["connect_args"] = {"check_same_thread": False,
+                                      "timeout": SQLITE_BUSY_SECONDS}
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
         except ModuleNotFoundError as exc:
@@ -88,15 +98,61 @@ class Database:
         # SQLite has one writer at a time and its busy handler waits by sleeping in growing
         # steps; queueing this process's transactions on a lock hands over at once instead.
         self._sqlite_lock = threading.RLock() if self.is_sqlite else None
+        # ... and the writers of the other processes on the same file (the turn worker and
+        # the serving process) queue on an flock beside it: the kernel wakes the next one
+        # when the lock is released, where SQLite's busy handler polled in steps of up to
+        # 100 ms (the turn worker slept most of a storm on SQLite waiting so). SQLite's own
+        # lock stays what makes writing safe; this only orders the waiting.
+        self._writer_file: Path | None = None
+        self._writer_fd: int | None = None
+        self._writer_depth = 0  # guarded by self._sqlite_lock
+        if self.is_sqlite and self.url.database and self.url.database != ":memory:" \
+                and fcntl is not None:
+            self._writer_file = Path(f"{self.url.database}.writer")
 
     @property
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
     @contextmanager
+    def _writer_queue(self) -> Iterator[None]:
+        """Hold the writers' flock of a SQLite file (this process's lock is held already)."""
+        if self._writer_file is None or fcntl is None:
+            yield
+            return
+        if self._writer_depth:  # a session inside a session of this thread: held already
+            self._writer_depth += 1
+            try:
+                yield
+            finally:
+                self._writer_depth -= 1
+            return
+        if self._writer_fd is None:
+            self._writer_fd = os.open(self._writer_file, os.O_RDWR | os.O_CREAT, 0o600)
+        # polled in steps of at most 5 ms, not waited for blindly: a second Database on the
+        # same file in this very thread would wait forever; after SQLite's own busy timeout
+        # the transaction goes on without the queue (SQLite's lock decides, as before)
+        held, waited, step = False, 0.0, 0.0005
+        while not held and waited < SQLITE_BUSY_SECONDS:
+            try:
+                fcntl.flock(self._writer_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+            except BlockingIOError:
+                time.sleep(step)
+                waited += step
+                step = min(step * 2, 0.005)
+        self._writer_depth = 1
+        try:
+            yield
+        finally:
+            self._writer_depth = 0
+            if held:
+                fcntl.flock(self._writer_fd, fcntl.LOCK_UN)
+
+    @contextmanager
     def session(self) -> Iterator[Session]:
         """One transaction: commit on success, roll back on any exception."""
-        with self._sqlite_lock or contextlib.nullcontext():
+        with self._sqlite_lock or contextlib.nullcontext(), self._writer_queue():
             session = self._sessions()
             try:
                 yield session
@@ -156,6 +212,9 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._writer_fd is not None:
+            os.close(self._writer_fd)
+            self._writer_fd = None
 
 
 # a pooled connection idle longer than this is pinged before use

@@ -345,6 +345,13 @@ def enqueue_outbound(session: Session, row: OutboundMail) -> OutboundMail:
     return row
 
 
+def enqueue_outbound_many(session: Session, rows: list[OutboundMail]) -> list[OutboundMail]:
+    """Queue several rows in one flush (SQLAlchemy batches their INSERT ... RETURNING)."""
+    session.add_all(rows)
+    session.flush()
+    return rows
+
+
 # built once (a Core statement on the table: no ORM compilation per call)
 _COUNT_RECENT_TO = select(func.count(_OUTBOUND.c.id)).where(
     _OUTBOUND.c.to_addr == bindparam("address"),

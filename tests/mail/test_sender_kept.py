@@ -291,3 +291,38 @@ def test_fast_builder_is_byte_identical(name: str, eight_bit: bool) -> None:
     assert (fast is not None) == takes_fast
     if fast is not None:
         assert fast == slow
+
+
+def test_shared_body_builder_is_the_email_packages_bytes_but_the_boundary() -> None:
+    """Rows carrying the same text and map share one built MIME body; each message is the
+    email package's bytes for that row (its MIME boundary aside, one per shared body)."""
+    import re
+
+    from judge.mail.sender import shared_message_bytes
+
+    parts: dict = {}
+    rows = [outbound_row(SETTINGS, WHEN, **{**ROWS["attachments"], "to": f"p{n}@example.org"})
+            for n in range(3)]
+    built = [shared_message_bytes(row, SETTINGS, None, parts) for row in rows]
+    assert len(parts) == 1  # built once for the three
+
+    def unbounded(data: bytes) -> bytes:
+        boundary = re.search(rb'boundary="([^"]+)"', data)
+        assert boundary is not None
+        return data.replace(boundary.group(1), b"BOUNDARY")
+
+    for row, data in zip(rows, built, strict=True):
+        assert data is not None and f"To: {row.to_addr}\r\n".encode() in data
+        assert unbounded(data) == unbounded(message_bytes(build_message(row, SETTINGS)))
+    # a map-sized attachment (encoded in one piece, not by the email package): the same bytes
+    png = bytes(range(256)) * 400 + b"tail"
+    big = {**ROWS["attachments"], "attachments": [
+        {"filename": "map.png", "mime": "image/png", "data_b64": base64.b64encode(png).decode()}]}
+    for body in ("Carte jointe.\n", "Résultats\n" * 40):
+        row = outbound_row(SETTINGS, WHEN, **{**big, "body": body})
+        data = shared_message_bytes(row, SETTINGS, None, parts)
+        assert data is not None
+        assert unbounded(data) == unbounded(message_bytes(build_message(row, SETTINGS)))
+    # a header the email package must fold or encode: its way, not this one
+    accented = outbound_row(SETTINGS, WHEN, **{**ROWS["attachments"], "subject": "État"})
+    assert shared_message_bytes(accented, SETTINGS, None, parts) is None

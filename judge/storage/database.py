@@ -99,10 +99,10 @@ class Database:
         # steps; queueing this process's transactions on a lock hands over at once instead.
         self._sqlite_lock = threading.RLock() if self.is_sqlite else None
         # ... and the writers of the other processes on the same file (the turn worker and
-        # the serving process) queue on an flock beside it: the kernel wakes the next one
-        # when the lock is released, where SQLite's busy handler polled in steps of up to
-        # 100 ms (the turn worker slept most of a storm on SQLite waiting so). SQLite's own
-        # lock stays what makes writing safe; this only orders the waiting.
+        # the serving process) queue on an flock beside it, tried in steps of at most 5 ms,
+        # where SQLite's busy handler sleeps in steps of up to 100 ms (the turn worker slept
+        # most of a storm on SQLite waiting so). SQLite's own lock stays what makes writing
+        # safe; this only shortens the waiting.
         self._writer_file: Path | None = None
         self._writer_fd: int | None = None
         self._writer_depth = 0  # guarded by self._sqlite_lock

@@ -40,6 +40,7 @@ from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
 from PIL import Image
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import (
     Build,
     Convoy,
@@ -115,11 +116,17 @@ def _mask(layout: Layout, code: str) -> _Mask:
     return _Mask(x0, y0, surface)
 
 
+def _first_phase(variant: str) -> str:
+    """The variant's first phase (standard-2 starts in 1914): a snapshot needs a phase, and
+    the layers drawn once show none of it."""
+    return str(installed_variant(variant).first_phase)
+
+
 @lru_cache(maxsize=4)
 def _board(variant: str) -> _Board:
     layout = variant_layout(variant)
     board = drawing._board(variant)
-    neutral = MapSnapshot.from_dict({"phase": "S1901M", "variant": variant})
+    neutral = MapSnapshot.from_dict({"phase": _first_phase(variant), "variant": variant})
     under = _rasterise(layout.width, layout.height,
                        f'<rect width="{layout.width}" height="{layout.height}" '
                        f'fill="{style.SEA}"/>' + drawing._provinces(layout, neutral, board))
@@ -358,7 +365,7 @@ def _palette(variant: str) -> Image.Image:
         results.setdefault(power, []).append(
             {"order": f"{kind} {code} H", "result": "fails" if i % 2 else "succeeds"})
     sample = MapSnapshot.from_dict({
-        "phase": "S1901M", "variant": variant, "title": "palette",
+        "phase": _first_phase(variant), "variant": variant, "title": "palette",
         "units": units, "results": results,
         "centers": {powers[i % len(powers)]: centres[i::len(powers)] for i in range(len(powers))},
     })

@@ -34,6 +34,7 @@ COMPILED_MODULES = [
         "legality",
         "movement_phase",
         "order_json",
+        "order_result",
         "order_index",
         "order_plans",
         "orders",

@@ -26,6 +26,13 @@ prints both; the first line of each run names the build measured.
    command, ``judge adjudicate --jsonl FILE`` as a child process (its CPU time from
    ``getrusage``), for the whole batch (start-up included) and per phase beyond a one-line run
    (start-up excluded). Both sides' totals are divided by the phases: mean per phase.
+3. ``--instructions N``: machine instructions instead of time, counted by valgrind's cachegrind
+   (``apt-get install valgrind``), for the first N real phases: a count does not move with the
+   load of the machine, so it compares two builds of ours exactly, and gives the ratio to MILA
+   without the noise of a shared machine (time per instruction differs a little between the
+   two, so the time ratio is the one to quote, this one its steady companion). Ours: the
+   command, the batch of N lines less a one-line run; MILA: a script that sets up each
+   position and calls ``process()``, less the same script without the call.
 """
 
 from __future__ import annotations
@@ -206,6 +213,63 @@ def real_positions(phases: int, rounds: int = 5) -> None:
         print("`judge` is not on PATH: the command-line run was skipped")
 
 
+def _instructions(command: list[str]) -> int:
+    """Machine instructions of ``command`` (valgrind's cachegrind, no cache simulation)."""
+    run = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         *command],
+        capture_output=True, text=True, check=True,
+    )
+    for line in run.stderr.splitlines():
+        if "I   refs:" in line or "I refs:" in line:
+            return int(line.rsplit(":", 1)[1].replace(",", "").strip())
+    raise RuntimeError(f"no instruction count from valgrind: {run.stderr[-500:]}")
+
+
+_MILA_SCRIPT = """
+import json, sys
+from diplomacy import Game
+for line in open(sys.argv[1]):
+    request = json.loads(line)
+    game = Game()
+    game.clear_units(); game.clear_centers()
+    game.set_current_phase(request["phase"])
+    for power, texts in request["units"].items():
+        game.set_units(power, texts)
+    for power, centres in request["centers"].items():
+        game.set_centers(power, centres)
+    for power, orders in request["orders"].items():
+        game.set_orders(power, orders)
+    if sys.argv[2] == "process":
+        game.process()
+"""
+
+
+def instructions(phases: int) -> None:
+    """Instructions per phase, ours (the command) and MILA's ``process()`` (see the docstring)."""
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    judge = shutil.which("judge")
+    if judge is None:
+        sys.exit("--instructions needs the judge's `judge` command on PATH")
+    requests = corpus_requests(phases)
+    with tempfile.TemporaryDirectory() as tmp:
+        full, one = Path(tmp) / "batch.jsonl", Path(tmp) / "one.jsonl"
+        full.write_text("".join(json.dumps(r) + "\n" for r in requests), "utf-8")
+        one.write_text(json.dumps(requests[0]) + "\n", "utf-8")
+        ours_full = _instructions([judge, "adjudicate", "--jsonl", str(full)])
+        ours_one = _instructions([judge, "adjudicate", "--jsonl", str(one)])
+        mila = [sys.executable, "-c", _MILA_SCRIPT, str(full)]
+        mila_process = _instructions([*mila, "process"])
+        mila_setup = _instructions([*mila, "setup"])
+    n = len(requests)
+    ours = (ours_full - ours_one) / (n - 1)
+    theirs = (mila_process - mila_setup) / n
+    print(f"instructions per phase, {n} real movement phases: MILA process() {theirs / 1e3:,.0f}k;"
+          f" `judge adjudicate --jsonl` beyond a one-line run {ours / 1e3:,.0f}k"
+          f" ({theirs / ours:.1f}x; start-up {ours_one / 1e6:,.0f}M)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8, help="random games per side")
@@ -213,7 +277,14 @@ def main() -> None:
     parser.add_argument(
         "--both", action="store_true", help="pure Python, then the compiled build (each apart)"
     )
+    parser.add_argument(
+        "--instructions", type=int, metavar="N", default=0,
+        help="count machine instructions (valgrind) on the first N real phases instead",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        instructions(args.instructions)
+        return
     if args.both:
         both(args)
         return

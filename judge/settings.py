@@ -35,6 +35,9 @@ OTHER_ENV = {
     "JUDGE_REQUIRE_SERVICES": "tests: a missing PostgreSQL, Dovecot or Chromium fails",
     "JUDGE_TEST_POSTGRES_URL": "tests: the PostgreSQL server to create test databases on",
     "JUDGE_UPDATE_GOLDEN": "tests: rewrite the golden files",
+    # the adjudicator's build: read by judge/__init__.py and setup.py, before any setting
+    "JUDGE_PURE_PYTHON": "load the pure-Python adjudicator even where a compiled one is built",
+    "JUDGE_MYPYC": "setup.py: compile the adjudicator with mypyc",
 }
 
 

@@ -33,8 +33,9 @@ from judge.adjudicator.adjustment_phase import adjudicate_adjustments
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.adjudicator.movement_phase import adjudicate_movement
+from judge.adjudicator.order_result import OrderResult, Outcome
 from judge.adjudicator.orders import Order
-from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
+from judge.adjudicator.outcomes import Adjudication, Options
 from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
 from judge.adjudicator.refusals import Refusal

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from judge.adjudicator.adjustments import RemovalDistance, removal_order
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
+from judge.adjudicator.order_result import OrderResult, Outcome
 from judge.adjudicator.orders import Build, Disband, Order, Unit, Waive, unit_value
-from judge.adjudicator.outcomes import Adjudication, Options, OrderResult, Outcome
+from judge.adjudicator.outcomes import Adjudication, Options
 from judge.adjudicator.phase_flow import advance, by_power
 from judge.adjudicator.position import Position
 

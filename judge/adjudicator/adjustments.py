@@ -20,6 +20,8 @@ class RemovalDistance(StrEnum):
     HOME = "home"  # 2008 rulebook and the seeds: distance to the power's home centres
     OWNED = "owned"  # 2023 rulebook / DATC 3.0: distance to the centres it owns now
 
+    __hash__ = str.__hash__  # in C, as UnitType (orders.py)
+
 
 @lru_cache(maxsize=256)
 def _distances(board: Board, targets: frozenset[str]) -> dict[str, int]:

@@ -38,28 +38,42 @@ def seas_touching(board: Board) -> dict[str, frozenset[str]]:
 
 @cache
 def _routes_from(board: Board, start: str) -> dict[str, frozenset[str]]:
-    """For an army in ``start``: fleet province -> destinations it helps reach on a minimal route."""
+    """For an army in ``start``: fleet province -> destinations it helps reach on a minimal route.
+
+    A depth-first walk over chains of seas. A chain has a shortcut when a fleet earlier than
+    the last one already touches the next sea or the destination; ``covered`` counts, for each
+    province, the earlier fleets that touch it, kept as the walk goes (so the test is a look-up,
+    not a pass over the chain: this walk is most of a fresh process's first convoy orders).
+    """
     seas = sea_neighbours(board)
     first = seas_touching(board).get(start, frozenset())
     found: dict[str, set[str]] = {}
     path: list[str] = []
+    on_path: set[str] = set()
+    covered: dict[str, int] = {}  # province -> how many fleets of path[:-1] touch it
 
     def walk(here: str) -> None:
         path.append(here)
-        earlier = path[:-1]
-        for dest in seas[here]:
+        on_path.add(here)
+        around = seas[here]
+        for dest in around:
             if dest in seas or dest == start:
                 continue
-            if any(dest in seas[f] for f in earlier):
+            if covered.get(dest, 0):
                 continue  # an earlier fleet already reaches it: this route has a shortcut
             for f in path:
                 found.setdefault(f, set()).add(dest)
-        for nxt in seas[here]:
-            if nxt not in seas or nxt in path or nxt in first:
+        for nxt in around:
+            if nxt not in seas or nxt in on_path or nxt in first:
                 continue
-            if any(nxt in seas[f] for f in earlier):
+            if covered.get(nxt, 0):
                 continue
+            for p in around:  # ``here`` is an earlier fleet of the chain that goes on to nxt
+                covered[p] = covered.get(p, 0) + 1
             walk(nxt)
+            for p in around:
+                covered[p] -= 1
+        on_path.discard(here)
         path.pop()
 
     for sea in sorted(first):

@@ -13,7 +13,6 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from judge.adjudicator.adjudication import Options, adjudicate
@@ -111,17 +110,20 @@ def variant_from_request(obj: Any) -> Variant:
     return installed_variant(name)
 
 
-def _string_list(value: Any, what: str) -> list[str]:
+def _string_list(value: Any, what: str, whose: str = "") -> list[str]:
+    """``value`` checked as a list of strings; the error names ``what`` (+ `` whose``), a text
+    built only then (an f-string made for every list would cost more than the check)."""
     if not isinstance(value, list):
-        raise RequestError(f"{what} must be a list of strings")
+        raise RequestError(f"{what} {whose}".rstrip() + " must be a list of strings")
     # a plain loop: the compiled build makes it C (``all(map(...))`` would stay calls)
     for item in value:
         if not isinstance(item, str):
-            raise RequestError(f"{what} must be a list of strings")
+            raise RequestError(f"{what} {whose}".rstrip() + " must be a list of strings")
     return value
 
 
-def _mapping(value: Any, what: str) -> Mapping[str, Any]:
+def _mapping(value: Any, what: str) -> dict[str, Any]:
+    # a dict, not a Mapping, for the compiled build: its ``.get`` and ``.items()`` are then C
     if not isinstance(value, dict):
         raise RequestError(f"{what} must be an object")
     return value
@@ -205,7 +207,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
     for power_name, texts in _mapping(data.get("units", {}), "units").items():
         power = reading.power(power_name)
         known = reading.units[power]
-        for text in _string_list(texts, f"units of {power}"):
+        for text in _string_list(texts, "units of", power):
             found = known.get(text)
             if found is None:
                 unit = _check_unit(text, power, b)
@@ -220,7 +222,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
         known_centers = reading.centers
         for power_name, provs in _mapping(data["centers"], "centers").items():
             power = reading.power(power_name)
-            for text in _string_list(provs, f"centers of {power}"):
+            for text in _string_list(provs, "centers of", power):
                 centre = known_centers.get(text)
                 if centre is None:
                     centre = _check_center(text, power, b)
@@ -238,7 +240,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
             if unit.province in dislodged:
                 raise RequestError(f"two dislodged units in {unit.province}")
             locs = []
-            for r in _string_list(retreats, f"retreats of {text}"):
+            for r in _string_list(retreats, "retreats of", text):
                 loc = r.strip().upper()
                 if loc not in b.locations:
                     raise RequestError(f"unknown province {r!r} in retreats of {text}")
@@ -298,7 +300,7 @@ def orders_from_json(
         for power_name, texts in _mapping(obj, "orders").items():
             power = reading.power(power_name)
             orders[power] = [
-                _read_order(t, power, position) for t in _string_list(texts, f"orders of {power}")
+                _read_order(t, power, position) for t in _string_list(texts, "orders of", power)
             ]
         return orders
     units = position.units
@@ -306,7 +308,7 @@ def orders_from_json(
     for power_name, texts in _mapping(obj, "orders").items():
         power = reading.power(power_name)
         mine: list[Order] = []
-        for text in _string_list(texts, f"orders of {power}"):
+        for text in _string_list(texts, "orders of", power):
             found = known.get(text)
             if found is None:
                 order = _read_order(text, power, position)  # raises if it cannot be read
@@ -322,16 +324,24 @@ def orders_from_json(
     return orders
 
 
+# by value: calling the enum (``RemovalDistance(text)``) runs Python code, once per request
+_DISTANCES: Final = {d.value: d for d in RemovalDistance}
+# the values made so far (immutable): a dataclass's ``__init__`` is Python code, twice a request
+_OPTIONS: Final[dict[tuple[RemovalDistance, str | None], Options]] = {}
+
+
 def options_from_json(
     obj: Any, variant: Variant | None = None, joins: Any = None, phase: Phase | None = None
 ) -> Options:
     """``"options"`` and ``"italy_joins"``; the latter is checked against ``variant``."""
     v = variant or installed_variant()
-    data = _mapping(obj, "options") if obj is not None else {}
-    try:
-        distance = RemovalDistance(data.get("removal_distance", "home"))
-    except ValueError as exc:
-        raise RequestError('options.removal_distance must be "home" or "owned"') from exc
+    distance = RemovalDistance.HOME
+    if obj is not None:
+        value = _mapping(obj, "options").get("removal_distance", "home")
+        found = _DISTANCES.get(value) if isinstance(value, str) else None
+        if found is None:
+            raise RequestError('options.removal_distance must be "home" or "owned"')
+        distance = found
     if joins is not None:
         if v.lot is None:
             raise RequestError(f"italy_joins: variant {v.name!r} draws no lot")
@@ -349,7 +359,10 @@ def options_from_json(
             f"variant {v.name!r}: the lot is drawn before {v.lot.drawn_before}"  # type: ignore[union-attr]
             f' ({phase} is later); give "italy_joins": one of the powers it may join'
         )
-    return Options(distance, joins)
+    options = _OPTIONS.get((distance, joins))
+    if options is None:  # (joins is a power of an installed variant: a handful of values)
+        options = _OPTIONS[(distance, joins)] = Options(distance, joins)
+    return options
 
 
 def adjudicate_json(obj: Any) -> dict[str, Any]:

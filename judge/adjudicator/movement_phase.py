@@ -11,7 +11,7 @@ are built only when first read (``outcomes.Adjudication``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, cast
 
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
@@ -24,6 +24,7 @@ from judge.adjudicator.legality import (
 )
 from judge.adjudicator.order_index import OrderIndex
 from judge.adjudicator.order_plans import NO_PLAN, PlanKey, SupportPlan, make_plan
+from judge.adjudicator.order_result import OrderResult, Outcome
 from judge.adjudicator.orders import (
     Convoy,
     Hold,
@@ -35,7 +36,7 @@ from judge.adjudicator.orders import (
     Waive,
     unit_value,
 )
-from judge.adjudicator.outcomes import Adjudication, OrderResult, Outcome
+from judge.adjudicator.outcomes import Adjudication
 from judge.adjudicator.phase_flow import (
     MOVED_UNITS,
     NOT_ABOUT_OWN_UNIT,
@@ -302,8 +303,6 @@ def _results(
     Most orders succeed, or were met by nobody: those are read off the decisions directly and
     only the rest ask ``fate`` why, which answers the common cases the same way.
     """
-    fate = resolver.fate
-    bounced_by_land = resolver.bounced_by_land
     decided = resolver.result
     move_loc = resolver.move_loc
     arrivals = resolver.arrivals
@@ -312,8 +311,9 @@ def _results(
     paradox = resolver.paradox
     by_power: dict[str, list[OrderResult]] = {}
     unit_results: dict[str, OrderResult] = {}
-    new = tuple.__new__  # NamedTuple construction without the keyword-handling wrapper
-    result_type = OrderResult  # a local: looked up once, not once per order
+    # OrderResult and the resolver's methods are named at each call, not kept in locals: the
+    # compiled build then makes the (native) result and calls the methods directly, where a
+    # class or a bound method kept in a local is called through Python
     for power, mine in read:
         if not mine:
             continue
@@ -325,42 +325,36 @@ def _results(
                 # governs a province, so a missing one means a refusal)
                 attacker = arrivals.get(prov) if prov is not None else None
                 dislodger = unit_label(units[attacker]) if attacker is not None else None
-                r = new(result_type, (power, order, _ILLEGAL, norm, (), dislodger, False))
+                # (a cast the compiled build checks: a legal order always governs a province)
+                r = OrderResult(power, order, _ILLEGAL, cast(Refusal, norm), (), dislodger, False)
             elif prov in move_loc:
                 if decided[prov]:
-                    r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
+                    r = OrderResult(power, norm, _SUCCEEDS, None, (), None, False)
                 else:
-                    rivals = bounced_by_land(prov)
+                    rivals = resolver.bounced_by_land(prov)
                     if rivals is not None:
                         attacker = arrivals.get(prov)
                         dislodger = unit_label(units[attacker]) if attacker is not None else None
-                        r = new(
-                            result_type, (power, norm, _BOUNCED, None, rivals, dislodger, False)
-                        )
+                        r = OrderResult(power, norm, _BOUNCED, None, rivals, dislodger, False)
                     else:
-                        f = fate(prov)
-                        r = new(
-                            result_type,
-                            (power, norm, f.outcome, None, f.by, f.dislodged_by, False),
-                        )
+                        f = resolver.fate(prov)
+                        r = OrderResult(power, norm, f.outcome, None, f.by, f.dislodged_by, False)
             elif prov not in attackers:
                 # nobody moved against it: not dislodged, and no support of it cut
                 if prov in void:
-                    r = new(result_type, (power, norm, _VOID, None, (), None, False))
+                    r = OrderResult(power, norm, _VOID, None, (), None, False)
                 elif paradox and type(norm) is Convoy:
-                    f = fate(prov)
-                    r = new(
-                        result_type, (power, norm, f.outcome, None, f.by, f.dislodged_by, False)
-                    )
+                    f = resolver.fate(prov)
+                    r = OrderResult(power, norm, f.outcome, None, f.by, f.dislodged_by, False)
                 else:
-                    r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
+                    r = OrderResult(power, norm, _SUCCEEDS, None, (), None, False)
             elif prov not in arrivals and type(norm) is Hold:
-                r = new(result_type, (power, norm, _SUCCEEDS, None, (), None, False))
+                r = OrderResult(power, norm, _SUCCEEDS, None, (), None, False)
             elif prov in void and prov not in arrivals:
-                r = new(result_type, (power, norm, _VOID, None, (), None, False))
+                r = OrderResult(power, norm, _VOID, None, (), None, False)
             else:
-                f = fate(prov)
-                r = new(result_type, (power, norm, f.outcome, None, f.by, f.dislodged_by, False))
+                f = resolver.fate(prov)
+                r = OrderResult(power, norm, f.outcome, None, f.by, f.dislodged_by, False)
             results.append(r)
             if prov is not None:
                 unit_results[prov] = r
@@ -369,9 +363,9 @@ def _results(
     for prov, unit in units.items():
         if prov in governed:
             continue
-        f = fate(prov) if prov in arrivals else SUCCESS_FATE  # held, maybe dislodged
+        f = resolver.fate(prov) if prov in arrivals else SUCCESS_FATE  # held, maybe dislodged
         hold = hold_value(unit.type, unit.location)
-        r = new(result_type, (unit.power, hold, f.outcome, None, f.by, f.dislodged_by, True))
+        r = OrderResult(unit.power, hold, f.outcome, None, f.by, f.dislodged_by, True)
         by_power.setdefault(unit.power, []).append(r)
         unit_results[prov] = r
     return by_power, unit_results

@@ -1,7 +1,7 @@
 """One order's result as the JSON of ``judge adjudicate`` (``OrderResult.to_json``).
 
 A module of its own, apart from ``outcomes.py``, so that the optional compiled build (setup.py)
-compiles it: a batch writes one of these per order, and ``outcomes.py`` stays pure Python.
+compiles it: a batch writes one of these per order.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # outcomes.py imports this module
-    from judge.adjudicator.outcomes import OrderResult
+    from judge.adjudicator.order_result import OrderResult
 
 
 def order_result_json(result: OrderResult, order_text: str) -> dict[str, Any]:

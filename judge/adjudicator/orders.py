@@ -23,6 +23,12 @@ class UnitType(StrEnum):
     ARMY = "A"
     FLEET = "F"
 
+    # Hashed as its value, in C. ``Enum.__hash__`` is Python code (``hash(self._name_)``), run
+    # at every look-up of a key that holds one (the movement phase's plans, the shared units):
+    # a tenth of a batch's time. A StrEnum member equals its value, so hashing as the value
+    # is also what the hash contract asks. The adjudicator's other StrEnums do the same.
+    __hash__ = str.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Unit:

@@ -4,61 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
-from enum import StrEnum
-from typing import Any, NamedTuple
 
 from judge.adjudicator.adjustments import RemovalDistance
-from judge.adjudicator.legality import Refusal
-from judge.adjudicator.order_json import order_result_json
-from judge.adjudicator.orders import Order, Unit
+from judge.adjudicator.order_result import OrderResult as OrderResult
+from judge.adjudicator.order_result import Outcome as Outcome
+from judge.adjudicator.orders import Unit
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
-
-
-class Outcome(StrEnum):
-    """Why an order did what it did; ``OrderResult.by`` names the units responsible."""
-
-    SUCCEEDS = "succeeds"
-    # a move or retreat stopped by the units in ``by``: standoff, defender, head-to-head
-    BOUNCED = "bounced"
-    # no chain of fleets was ordered to carry the army
-    NO_CONVOY_ROUTE = "no_convoy_route"
-    # the fleets were ordered, but dislodgements broke every chain
-    CONVOY_DISRUPTED = "convoy_disrupted"
-    # the Szykman rule: the convoyed move fails and has no effect
-    CONVOY_PARADOX = "convoy_paradox"
-    # the unit (holding, supporting or convoying) was dislodged by ``by``
-    DISLODGED = "dislodged"
-    # the support was cut by the attack from ``by``
-    SUPPORT_CUT = "support_cut"
-    # a support or convoy for an order nobody gave
-    VOID = "void"
-    # see ``OrderResult.refusal``; the unit holds (movement) or is disbanded (retreat)
-    ILLEGAL = "illegal"
-
-
-class OrderResult(NamedTuple):
-    """One order and its fate. ``generated`` orders were supplied by the rules, not the player.
-
-    A NamedTuple rather than a frozen dataclass: one is built per order per phase, and this is
-    the adjudicator's hot path.
-    """
-
-    power: str
-    order: Order
-    outcome: Outcome
-    refusal: Refusal | None = None
-    by: tuple[str, ...] = ()  # the units (``A PAR``) responsible for the outcome
-    dislodged_by: str | None = None  # set when the ordered unit was dislodged, whatever its order
-    generated: bool = False
-
-    @property
-    def succeeded(self) -> bool:
-        return self.outcome is Outcome.SUCCEEDS
-
-    def to_json(self, order_text: str | None = None) -> dict[str, Any]:
-        """``order_text``: ``str(self.order)``, when the caller has it already."""
-        return order_result_json(self, str(self.order) if order_text is None else order_text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,15 @@ class Season(StrEnum):
     FALL = "F"
     WINTER = "W"
 
+    __hash__ = str.__hash__  # in C, as UnitType (orders.py)
+
 
 class PhaseType(StrEnum):
     MOVEMENT = "M"
     RETREAT = "R"
     ADJUSTMENT = "A"
+
+    __hash__ = str.__hash__  # in C, as UnitType (orders.py)
 
 
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")

@@ -16,8 +16,8 @@ from typing import Final
 
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
+from judge.adjudicator.order_result import OrderResult
 from judge.adjudicator.orders import _UNITS, Hold, Order, Unit, UnitType, Waive
-from judge.adjudicator.outcomes import OrderResult
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
 

@@ -48,3 +48,5 @@ class Refusal(StrEnum):
     TOO_MANY_REMOVALS = "too_many_removals"
     DUPLICATE_ORDER = "duplicate_order"  # the unit already has an order
     NEUTRAL_POWER = "neutral_power"  # orders for a power the variant makes neutral (it holds)
+
+    __hash__ = str.__hash__  # in C, as UnitType (orders.py)

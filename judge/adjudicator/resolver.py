@@ -16,8 +16,8 @@ from typing import NamedTuple
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
 from judge.adjudicator.order_index import OrderIndex, province_index
+from judge.adjudicator.order_result import Outcome
 from judge.adjudicator.orders import Order, SupportMove, Unit, UnitType
-from judge.adjudicator.outcomes import Outcome
 
 _ARMY = UnitType.ARMY
 _PATH = "*"  # prefix of path-decision keys; move decisions are keyed by the mover's province

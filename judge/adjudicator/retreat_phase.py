@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal
+from judge.adjudicator.order_result import OrderResult, Outcome
 from judge.adjudicator.orders import Disband, Order, Retreat
-from judge.adjudicator.outcomes import Adjudication, OrderResult, Outcome
+from judge.adjudicator.outcomes import Adjudication
 from judge.adjudicator.phase_flow import by_power, finish, read_orders
 from judge.adjudicator.position import Position
 from judge.adjudicator.retreats import resolve_retreats

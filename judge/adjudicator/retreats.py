@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Container
 
 from judge.adjudicator.geography import Board
+from judge.adjudicator.order_result import Outcome
 from judge.adjudicator.orders import Disband, Order, Retreat, Unit, UnitType, unit_value
-from judge.adjudicator.outcomes import Outcome
 
 
 def retreat_options(

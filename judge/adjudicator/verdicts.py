@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from judge.adjudicator.order_result import Outcome
 from judge.adjudicator.orders import Convoy, SupportHold, SupportMove, Unit
-from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.resolver import (
     _PATH,
     SUCCESS_FATE,

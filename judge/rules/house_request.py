@@ -152,21 +152,35 @@ def house_orders(
     result: dict[str, list[GeneratedOrder]] = {}
     variant = request.variant
     try:
-        active = variant.active_powers(position.phase, request.joins)
+        rules = variant.rules_at(position.phase, request.joins)
     except ValueError as exc:
         raise HouseRequestError(str(exc)) from exc
-    board = variant.rules_at(position.phase, request.joins).board
+    board, neutral = rules.board, rules.neutral
     movement = position.phase.kind_rank == _MOVEMENT_RANK
-    for power in active:
+    # nobody in ONP or Sommossa: every power is PLAYING (``standing_of``), the common case
+    everyone_plays = not request.onp and not request.sommossa
+    with_units: set[str] | None = None  # the powers with a unit, when first needed
+    for power in variant.powers:  # the active ones (``Variant.active_powers``), in its order
+        if power in neutral:
+            continue
+        given = submitted.get(power)
+        if movement and everyone_plays:
+            if given:
+                # its player's orders: nothing is made up in a movement phase
+                # (``fill.generate_orders`` makes holds only for a player who sent none), the
+                # common case of a batch
+                continue
+            if with_units is None:
+                with_units = {u.power for u in position.units.values()}
+            if power not in with_units:
+                continue  # none sent, and no unit to hold: an eliminated power (most of them)
         standing = standing_of(request, power, position)
-        own = tuple(submitted.get(power, ()))
+        own = tuple(given) if given else ()
         if standing is not Standing.PLAYING and own:
             raise HouseRequestError(
                 f"{power} has orders but is marked as {standing.value}: send one or the other"
             )
         if movement and own and standing is Standing.PLAYING:
-            # its player's orders: nothing is made up in a movement phase (``fill.generate_orders``
-            # makes holds only for a player who sent none), the common case of a batch
             continue
         by_voter = request.votes.get(power)
         votes = {v: o for v, o in by_voter.items() if v != power} if by_voter else {}

@@ -48,7 +48,11 @@ def _listing(position: Position) -> dict[str, dict[str, list[str]]]:
 
 def _result(result: Adjudication) -> dict[str, Any]:
     return {
-        "results": {p: [[str(r.order), *r[2:]] for r in rs] for p, rs in result.results.items()},
+        "results": {
+            p: [[str(r.order), r.outcome, r.refusal, list(r.by), r.dislodged_by, r.generated]
+                for r in rs]
+            for p, rs in result.results.items()
+        },
         "units": {p: [str(r.order), r.outcome] for p, r in result.unit_results.items()},
         "next": position_to_json(result.position),
         "dislodged": {p: [str(d.unit), d.attacker_from, d.retreats]

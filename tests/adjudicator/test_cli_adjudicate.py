@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 from pathlib import Path
@@ -146,6 +147,32 @@ def test_jsonl_batch_answers_each_line_as_one_request(capsys, monkeypatch, tmp_p
     assert answers[3]["error"].startswith("line 5: malformed JSON")
     assert answers[4]["error"].startswith("line 6: ") and "object" in answers[4]["error"]
     assert answers[5] == answers[0]
+
+
+def test_jsonl_batch_collects_cycles_on_its_own_schedule(capsys, monkeypatch) -> None:
+    """The batch runs the cycle collector every COLLECT_EVERY lines rather than on the
+    interpreter's schedule, and puts the collector back as it was for a caller in-process."""
+    passes: list[bool] = []
+    real_collect = gc.collect
+
+    def collect(*args: int) -> int:
+        passes.append(gc.isenabled())
+        return real_collect(*args)
+
+    one = {"phase": "S1901M", "units": {"ITALY": ["A VEN"]}, "orders": {"ITALY": ["A VEN - PIE"]}}
+    monkeypatch.setattr(cli_adjudicate, "COLLECT_EVERY", 3)
+    monkeypatch.setattr(gc, "collect", collect)
+    assert gc.isenabled()
+    code, out, _ = _run(capsys, monkeypatch, f"{json.dumps(one)}\n" * 7, "--jsonl")
+    assert code == 0 and len(out.splitlines()) == 7
+    assert passes == [False, False]  # before lines 3 and 6, with the automatic collector off
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        _run(capsys, monkeypatch, f"{json.dumps(one)}\n", "--jsonl")
+        assert not gc.isenabled()  # left off, as the caller had it
+    finally:
+        gc.enable()
 
 
 def test_jsonl_answers_are_the_same_bytes_with_either_json_library() -> None:

@@ -172,3 +172,25 @@ def test_position_json_rejects_bad_dislodged_retreat() -> None:
         position_from_json(
             {"phase": "S1901R", "units": {}, "dislodged": {"FRANCE": {"A BUR": ["XXX"]}}}
         )
+
+
+def test_position_json_centres_are_read_alike_the_first_time_and_after() -> None:
+    """The texts of centres are checked once and then looked up (jsonio._Reading): the answer,
+    and each error, is the same the first time and every time after."""
+    good = {"phase": "S1901M", "units": {},
+            "centers": {"FRANCE": ["PAR", "bre", "MAR"], "ENGLAND": ["LON"]}}
+    for _ in range(2):
+        pos = position_from_json(good)
+        assert pos.centers == {"PAR": "FRANCE", "BRE": "FRANCE", "MAR": "FRANCE",
+                               "LON": "ENGLAND"}
+        pos.centers["PAR"] = "GERMANY"  # a position's centres are its own
+    for _ in range(2):  # the same list, now owned by two powers
+        with pytest.raises(RequestError, match="supply centre PAR owned twice"):
+            position_from_json({"phase": "S1901M", "units": {},
+                                "centers": {"FRANCE": ["PAR", "bre", "MAR"],
+                                            "GERMANY": ["MUN", "PAR"]}})
+        with pytest.raises(RequestError, match="supply centre BRE owned twice"):
+            position_from_json({"phase": "S1901M", "units": {},
+                                "centers": {"FRANCE": ["BRE", "PAR", "bre"]}})
+        with pytest.raises(RequestError, match="not a supply centre"):
+            position_from_json({"phase": "S1901M", "units": {}, "centers": {"FRANCE": ["BUR"]}})

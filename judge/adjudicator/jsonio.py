@@ -38,6 +38,9 @@ from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
 from judge.adjudicator.variant import Variant, VariantError
 
+# orders about no unit on the board (a tuple made once: ``Waive | Build`` makes a union each time)
+_NO_UNIT: Final = (Waive, Build)
+
 
 class RequestError(ValueError):
     """The request cannot be adjudicated; the message says why, for a one-line error."""
@@ -270,7 +273,7 @@ def _read_order(text: str, power: str, position: Position) -> Order:
         order = parse_canonical(text)
     except NotationError as exc:
         raise RequestError(f"bad order {text!r} for {power}: {exc}") from exc
-    if isinstance(order, Waive | Build):
+    if isinstance(order, _NO_UNIT):
         return order
     prov = order.location.split("/", 1)[0]
     if position.phase.is_retreat:
@@ -312,7 +315,7 @@ def orders_from_json(
             found = known.get(text)
             if found is None:
                 order = _read_order(text, power, position)  # raises if it cannot be read
-                if isinstance(order, Waive | Build):
+                if isinstance(order, _NO_UNIT):
                     found = (order, None)
                 else:
                     found = (order, order.location.split("/", 1)[0])

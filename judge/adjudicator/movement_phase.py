@@ -392,11 +392,12 @@ def _next_position(
     for prov, unit in position.units.items():
         if prov in move_loc and decided[prov]:
             loc = move_loc[prov]
-            key = (unit.power, unit.type, loc)
-            try:
-                after[province[loc]] = moved[key]
-            except KeyError:
-                after[province[loc]] = unit_value(*key)
+            # (a look-up, not a try: a KeyError costs the compiled build a traceback each time
+            # a unit first reaches a place, hundreds of times in a new process)
+            arrived = moved.get((unit.power, unit.type, loc))
+            if arrived is None:
+                arrived = unit_value(unit.power, unit.type, loc)
+            after[province[loc]] = arrived
         elif prov in arrivals:
             beaten.append((prov, unit, arrivals[prov]))
         else:

@@ -133,7 +133,7 @@ def _collecting(lines: Iterable[str], every: int) -> Iterator[str]:
 def _run_lines(args: argparse.Namespace) -> int:
     handler = _handler_for_requests()
     # The batch is this process's whole life, and the collector's own schedule costs it about a
-    # tenth of its time: a pass every 700 new containers, and passes over everything the
+    # twentieth of its time (callgrind): a pass every 700 new containers, and passes over everything the
     # caches keep (first-seen orders, their plans) as they grow. A request leaves next to no
     # cycles behind (709 objects in 1,000 corpus phases, none for refused requests), so the
     # collector runs once every COLLECT_EVERY requests instead, and never over what was alive

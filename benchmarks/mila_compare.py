@@ -122,23 +122,29 @@ def corpus_requests(count: int) -> list[dict[str, Any]]:
     return out
 
 
-def mila_batch(requests: list[dict[str, Any]]) -> tuple[float, int]:
-    """CPU microseconds of MILA's ``process()`` over the positions, and the units it left."""
+def mila_position(request: dict[str, Any]) -> Any:
+    """A MILA ``Game`` set up at the request's position, with its orders given."""
     from diplomacy import Game
 
+    game = Game()
+    game.clear_units()
+    game.clear_centers()
+    game.set_current_phase(request["phase"])
+    for power, texts in request["units"].items():
+        game.set_units(power, texts)
+    for power, centres in request["centers"].items():
+        game.set_centers(power, centres)
+    for power, orders in request["orders"].items():
+        game.set_orders(power, orders)
+    return game
+
+
+def mila_batch(requests: list[dict[str, Any]]) -> tuple[float, int]:
+    """CPU microseconds of MILA's ``process()`` over the positions, and the units it left."""
     total = 0
     units = 0
     for request in requests:
-        game = Game()
-        game.clear_units()
-        game.clear_centers()
-        game.set_current_phase(request["phase"])
-        for power, texts in request["units"].items():
-            game.set_units(power, texts)
-        for power, centres in request["centers"].items():
-            game.set_centers(power, centres)
-        for power, orders in request["orders"].items():
-            game.set_orders(power, orders)
+        game = mila_position(request)
         t0 = time.thread_time_ns()
         game.process()
         total += time.thread_time_ns() - t0
@@ -226,20 +232,14 @@ def _instructions(command: list[str]) -> int:
     raise RuntimeError(f"no instruction count from valgrind: {run.stderr[-500:]}")
 
 
+# MILA's side under valgrind: the positions set up as ``mila_batch`` does, with ``process()``
+# or without (both runs import the same modules, so the difference is ``process()`` alone)
 _MILA_SCRIPT = """
 import json, sys
-from diplomacy import Game
+sys.path.insert(0, sys.argv[3])
+from benchmarks.mila_compare import mila_position
 for line in open(sys.argv[1]):
-    request = json.loads(line)
-    game = Game()
-    game.clear_units(); game.clear_centers()
-    game.set_current_phase(request["phase"])
-    for power, texts in request["units"].items():
-        game.set_units(power, texts)
-    for power, centres in request["centers"].items():
-        game.set_centers(power, centres)
-    for power, orders in request["orders"].items():
-        game.set_orders(power, orders)
+    game = mila_position(json.loads(line))
     if sys.argv[2] == "process":
         game.process()
 """
@@ -260,8 +260,9 @@ def instructions(phases: int) -> None:
         ours_full = _instructions([judge, "adjudicate", "--jsonl", str(full)])
         ours_one = _instructions([judge, "adjudicate", "--jsonl", str(one)])
         mila = [sys.executable, "-c", _MILA_SCRIPT, str(full)]
-        mila_process = _instructions([*mila, "process"])
-        mila_setup = _instructions([*mila, "setup"])
+        root = str(Path(__file__).resolve().parents[1])
+        mila_process = _instructions([*mila, "process", root])
+        mila_setup = _instructions([*mila, "setup", root])
     n = len(requests)
     ours = (ours_full - ours_one) / (n - 1)
     theirs = (mila_process - mila_setup) / n

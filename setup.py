@@ -18,9 +18,8 @@ import os
 
 from setuptools import setup
 
-# Left out: ``outcomes.py`` (``Adjudication`` sets its fields with ``object.__setattr__``,
-# which a compiled class refuses), ``datc.py`` (the DATC file reader, no hot path) and the
-# package's ``__init__``.
+# Left out: ``outcomes.py`` (the rule options, made once, and names it re-exports),
+# ``datc.py`` (the DATC file reader, no hot path) and the package's ``__init__``.
 COMPILED_MODULES = [
     f"judge/adjudicator/{name}.py"
     for name in (
@@ -40,6 +39,7 @@ COMPILED_MODULES = [
         "orders",
         "phase",
         "phase_flow",
+        "phase_result",
         "position",
         "possible",
         "refusals",

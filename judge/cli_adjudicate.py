@@ -19,7 +19,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from judge.adjudicator.datc import KNOWN_WRONG, DatcFormatError, parse_cases, run_case
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
@@ -30,6 +30,9 @@ try:
     _orjson = importlib.import_module("orjson")
 except ImportError:  # pragma: no cover - depends on the environment
     _orjson = None
+
+
+_Line = TypeVar("_Line")
 
 
 def _handler_for_requests() -> Callable[[Any], dict[str, Any]]:
@@ -78,23 +81,29 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _codec(fast: bool) -> tuple[Callable[[str], Any], Callable[[Any], str]]:
-    """(loads, dumps) for JSON Lines; dumps writes compact JSON that keeps non-ASCII as is."""
+def _codec(fast: bool) -> tuple[Callable[[str | bytes], Any], Callable[[Any], bytes]]:
+    """(loads, dumps) for JSON Lines: both read a line as bytes (or text); dumps writes compact
+    JSON in UTF-8 that keeps non-ASCII as is, ending in a newline."""
     if fast and _orjson is not None:
         orjson = _orjson
-        return orjson.loads, lambda value: orjson.dumps(value).decode("utf-8")
+        option = orjson.OPT_APPEND_NEWLINE
+        return orjson.loads, lambda value: orjson.dumps(value, option=option)
     encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    return json.loads, encoder.encode
+    return json.loads, lambda value: (encoder.encode(value) + "\n").encode("utf-8")
 
 
 def adjudicate_lines(
-    lines: Iterable[str],
-    write: Callable[[str], object],
+    lines: Iterable[str | bytes],
+    write: Callable[[bytes], object],
     handler: Callable[[Any], dict[str, Any]],
     fast: bool = True,
     flush: Callable[[], object] | None = None,
 ) -> int:
-    """The batch form (see the module docstring); returns the exit code."""
+    """The batch form (see the module docstring); returns the exit code.
+
+    Lines are read as bytes (text lines are taken too) and answers written as UTF-8 bytes, each
+    ending in a newline: orjson reads and writes bytes, so a line is never decoded to text nor
+    an answer encoded back (a line that is not UTF-8 answers as malformed JSON)."""
     loads, dumps = _codec(fast)
     code = 0
     for number, line in enumerate(lines, 1):
@@ -112,17 +121,43 @@ def adjudicate_lines(
         except Exception as exc:  # noqa: BLE001 - one line per request, never a traceback
             answer = {"error": f"line {number}: internal error: {type(exc).__name__}: {exc}"}
             code = 1
-        write(dumps(answer) + "\n")
+        write(dumps(answer))
         if flush is not None:
             flush()
     return code
+
+
+class _Chunks:
+    """Answers gathered and written a chunk at a time, for a batch read from a file: a
+    thousand answers of a few kilobytes each were a thousand ``write`` calls to the kernel
+    through the standard output's buffer of 8 KB (a tenth of the batch's time, as system time)."""
+
+    SIZE = 1 << 18
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.SIZE:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.out.write(b"".join(self.parts))
+            self.parts.clear()
+            self.size = 0
+        self.out.flush()
 
 
 # Requests answered between two passes of the cycle collector (see ``_run_lines``).
 COLLECT_EVERY = 1000
 
 
-def _collecting(lines: Iterable[str], every: int) -> Iterator[str]:
+def _collecting(lines: Iterable[_Line], every: int) -> Iterator[_Line]:
     """The lines, with a pass of the cycle collector before every ``every``-th one."""
     for number, line in enumerate(lines, 1):
         if number % every == 0:
@@ -151,15 +186,21 @@ def _run_lines(args: argparse.Namespace) -> int:
 
 
 def _answer_lines(args: argparse.Namespace, handler: Callable[[Any], dict[str, Any]]) -> int:
-    out: IO[str] = sys.stdout
+    sys.stdout.flush()  # anything written as text goes first: answers go to the bytes below it
+    out: IO[bytes] = sys.stdout.buffer
     if not args.file:
-        lines = _collecting(sys.stdin, COLLECT_EVERY)
+        # each answer as soon as it is made: a program may wait for it before the next line
+        stdin: Iterable[str | bytes] = getattr(sys.stdin, "buffer", sys.stdin)
+        lines = _collecting(stdin, COLLECT_EVERY)
         return adjudicate_lines(lines, out.write, handler, flush=out.flush)
+    chunks = _Chunks(out)
     try:
-        with open(args.file, encoding="utf-8") as handle:
-            return adjudicate_lines(_collecting(handle, COLLECT_EVERY), out.write, handler)
+        with open(args.file, "rb", buffering=_Chunks.SIZE) as handle:
+            return adjudicate_lines(_collecting(handle, COLLECT_EVERY), chunks.write, handler)
     except OSError as exc:
         return _fail(f"cannot read {args.file}: {exc.strerror}", 2)
+    finally:
+        chunks.flush()
 
 
 def run_datc(args: argparse.Namespace) -> int:

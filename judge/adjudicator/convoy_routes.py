@@ -36,49 +36,100 @@ def seas_touching(board: Board) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in touching.items()}
 
 
+class _Numbering:
+    """A board's seas and the provinces they touch, numbered (seas first), for ``_Walk``."""
+
+    def __init__(self, board: Board) -> None:
+        seas = sea_neighbours(board)
+        coasts = sorted({p for around in seas.values() for p in around} - set(seas))
+        self.names: list[str] = sorted(seas) + coasts
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        self.is_sea: list[bool] = [name in seas for name in self.names]
+        # sea -> the numbers of the provinces a fleet there touches (none for a coast)
+        self.around: list[list[int]] = [
+            sorted(self.index[p] for p in seas[name]) if name in seas else []
+            for name in self.names
+        ]
+
+    def provinces(self, mask: int) -> frozenset[str]:
+        names = self.names
+        out: list[str] = []
+        while mask:
+            low = mask & -mask
+            out.append(names[low.bit_length() - 1])
+            mask ^= low
+        return frozenset(out)
+
+
+@cache
+def _numbering(board: Board) -> _Numbering:
+    return _Numbering(board)
+
+
 @cache
 def _routes_from(board: Board, start: str) -> dict[str, frozenset[str]]:
     """For an army in ``start``: fleet province -> destinations it helps reach on a minimal route.
 
-    A depth-first walk over chains of seas. A chain has a shortcut when a fleet earlier than
-    the last one already touches the next sea or the destination; ``covered`` counts, for each
-    province, the earlier fleets that touch it, kept as the walk goes (so the test is a look-up,
-    not a pass over the chain: this walk is most of a fresh process's first convoy orders).
+    A depth-first walk over chains of seas (``_Walk``), over the board's provinces numbered
+    once (``_Numbering``), sets of them as bit masks: a fresh process's first convoy orders
+    were mostly this function (callgrind).
     """
-    seas = sea_neighbours(board)
-    first = seas_touching(board).get(start, frozenset())
-    found: dict[str, set[str]] = {}
-    path: list[str] = []
-    on_path: set[str] = set()
-    covered: dict[str, int] = {}  # province -> how many fleets of path[:-1] touch it
+    first = seas_touching(board).get(start)
+    if not first:
+        return {}
+    numbers = _numbering(board)
+    index = numbers.index
+    walk = _Walk(numbers.around, numbers.is_sea, index[start], sum(1 << index[p] for p in first))
+    for sea in sorted(first):
+        walk.walk(index[sea])
+    names = numbers.names
+    return {
+        names[f]: numbers.provinces(mask) for f, mask in enumerate(walk.found) if mask
+    }
 
-    def walk(here: str) -> None:
+
+class _Walk:
+    """The walk of ``_routes_from``, over numbered provinces.
+
+    A chain has a shortcut when a fleet earlier than the last one already touches the next sea
+    or the destination; ``covered`` counts, for each province, the earlier fleets that touch it,
+    kept as the walk goes (so the test is a look-up, not a pass over the chain).
+    """
+
+    def __init__(self, around: list[list[int]], is_sea: list[bool], start: int, first: int) -> None:
+        self.around = around  # sea -> the provinces a fleet there touches
+        self.is_sea = is_sea
+        self.start = start
+        self.first = first  # mask of the seas that touch the start
+        self.found = [0] * len(around)  # fleet -> mask of the destinations it helps reach
+        self.covered = [0] * len(around)  # province -> how many fleets of path[:-1] touch it
+        self.on_path = [False] * len(around)
+        self.path: list[int] = []
+
+    def walk(self, here: int) -> None:
+        path, covered, is_sea = self.path, self.covered, self.is_sea
         path.append(here)
-        on_path.add(here)
-        around = seas[here]
+        self.on_path[here] = True
+        around = self.around[here]
+        reached = 0
         for dest in around:
-            if dest in seas or dest == start:
-                continue
-            if covered.get(dest, 0):
-                continue  # an earlier fleet already reaches it: this route has a shortcut
+            # a coast other than the start that no earlier fleet reaches (else: a shortcut)
+            if not is_sea[dest] and dest != self.start and not covered[dest]:
+                reached |= 1 << dest
+        if reached:
+            found = self.found
             for f in path:
-                found.setdefault(f, set()).add(dest)
+                found[f] |= reached
         for nxt in around:
-            if nxt not in seas or nxt in on_path or nxt in first:
-                continue
-            if covered.get(nxt, 0):
+            if not is_sea[nxt] or self.on_path[nxt] or self.first >> nxt & 1 or covered[nxt]:
                 continue
             for p in around:  # ``here`` is an earlier fleet of the chain that goes on to nxt
-                covered[p] = covered.get(p, 0) + 1
-            walk(nxt)
+                covered[p] += 1
+            self.walk(nxt)
             for p in around:
                 covered[p] -= 1
-        on_path.discard(here)
+        self.on_path[here] = False
         path.pop()
-
-    for sea in sorted(first):
-        walk(sea)
-    return {f: frozenset(d) for f, d in found.items()}
 
 
 def fleet_can_convoy(board: Board, fleet: str, army: str, target: str) -> bool:

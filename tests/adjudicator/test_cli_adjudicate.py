@@ -181,14 +181,22 @@ def test_jsonl_answers_are_the_same_bytes_with_either_json_library() -> None:
     request = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"], "ITALY": ["A VEN"]},
                "orders": {"FRANCE": ["A PAR - BUR", "F BRE S A PAR - BUR"], "ITALY": ["A VEN - é"]}}
     text = [json.dumps(request, ensure_ascii=False) + "\n", "{bad\n"]
-    fast: list[str] = []
-    plain: list[str] = []
+    fast: list[bytes] = []
+    plain: list[bytes] = []
     handler = cli_adjudicate._handler_for_requests()
     assert cli_adjudicate.adjudicate_lines(text, fast.append, handler, fast=True) == 2
     assert cli_adjudicate.adjudicate_lines(text, plain.append, handler, fast=False) == 2
     assert fast[0] == plain[0] and json.loads(fast[0])["error"].startswith("line 1: bad order")
-    assert fast[1].startswith('{"error":"line 2: malformed JSON')
-    assert plain[1].startswith('{"error":"line 2: malformed JSON')
+    assert fast[1].startswith(b'{"error":"line 2: malformed JSON')
+    assert plain[1].startswith(b'{"error":"line 2: malformed JSON')
+    assert all(line.endswith(b"}\n") for line in fast + plain)
+    # lines read as bytes give the same answers, and one that is not UTF-8 answers on its line
+    raw = [line.encode("utf-8") for line in text] + [b'{"phase": "\xff"}\n']
+    for is_fast in (True, False):
+        answers: list[bytes] = []
+        assert cli_adjudicate.adjudicate_lines(raw, answers.append, handler, fast=is_fast) == 2
+        assert answers[:2] == (fast if is_fast else plain)
+        assert answers[2].startswith(b'{"error":"line 3: malformed JSON')
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ won the lot of seed 001's two-player game (``standard-2``), needed from Winter 1
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from judge.adjudicator.adjudication import Options, adjudicate
@@ -80,6 +81,20 @@ def _unit_text(unit: Unit) -> str:
     return texts[0] if unit.type is _ARMY else texts[1]
 
 
+def _sorted_groups(groups: dict[str, list[str]], powers: tuple[str, ...]) -> dict[str, list[str]]:
+    """``groups`` with the powers and each list in order: the lists sorted in place, the powers
+    taken in the variant's sorted order (sorting the pairs compared tuples, at every answer)."""
+    out: dict[str, list[str]] = {}
+    for power in powers:
+        group = groups.get(power)
+        if group is not None:
+            group.sort()
+            out[power] = group
+    if len(out) != len(groups):  # a power the variant does not name (never from a request)
+        return {p: sorted(v) for p, v in sorted(groups.items())}
+    return out
+
+
 def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for unit in pos.units.values():
@@ -98,14 +113,15 @@ def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str,
     dislodged: dict[str, dict[str, list[str]]] = {}
     for d in pos.dislodged.values():
         dislodged.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
+    v = variant or installed_variant(pos.variant)
+    reading = _reading(v)
     out: dict[str, Any] = {
         "phase": _text(pos.phase),
-        "units": {p: sorted(v) for p, v in sorted(units.items())},
-        "centers": {p: sorted(v) for p, v in sorted(centers.items())},
+        "units": _sorted_groups(units, reading.sorted_powers),
+        "centers": _sorted_groups(centers, reading.sorted_powers),
         "dislodged": {p: dict(sorted(v.items())) for p, v in sorted(dislodged.items())},
     }
-    v = variant or installed_variant(pos.variant)
-    if pos.homes != _reading(v).homes:
+    if pos.homes != reading.homes:
         out["homes"] = {p: list(h) for p, h in sorted(pos.homes.items())}
     if v.name != DEFAULT_VARIANT:
         out["variant"] = v.name  # a stored position keeps its map (the service reads it back)
@@ -154,11 +170,12 @@ class _Reading:
     checking road, which raises the request's error. The tables are emptied when full, as
     ``orders.py`` does with its texts (a hostile stream of distinct texts could fill them)."""
 
-    __slots__ = ("variant", "powers", "units", "centers", "homes")
+    __slots__ = ("variant", "powers", "sorted_powers", "units", "centers", "homes")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.powers: dict[str, str] = {}  # a power's name as written -> the power
+        self.sorted_powers = tuple(sorted(variant.powers))
         # per power: a unit's text -> the unit and its province
         self.units: dict[str, dict[str, tuple[Unit, str]]] = {p: {} for p in variant.powers}
         self.centers: dict[str, str] = {}  # a supply centre's text -> its province
@@ -222,6 +239,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
             raise RequestError(str(exc)) from exc
         _keep(_PHASES, raw_phase, phase)
     units: dict[str, Unit] = {}
+    given = 0  # units listed: more than ``units`` holds when two share a province
     for power_name, texts in _mapping(data.get("units", {}), "units").items():
         power = reading.power(power_name)
         known = reading.units[power]
@@ -231,13 +249,15 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
                 unit = _check_unit(text, power, b)
                 found = (unit, unit.province)
                 _keep(known, text, found)
-            unit, prov = found
-            if prov in units:
-                raise RequestError(f"two units in {prov}")
-            units[prov] = unit
+            units[found[1]] = found[0]
+        given += len(texts)
+    if given != len(units):
+        _twice(reading, data["units"], lambda text, power: _check_unit(text, power, b).province,
+               "two units in")
     if "centers" in data and data["centers"] is not None:
         centers: dict[str, str] = {}
         known_centers = reading.centers
+        owned = 0
         for power_name, provs in _mapping(data["centers"], "centers").items():
             power = reading.power(power_name)
             for text in _string_list(provs, "centers of", power):
@@ -245,9 +265,11 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
                 if centre is None:
                     centre = _check_center(text, power, b)
                     _keep(known_centers, text, centre)
-                if centre in centers:
-                    raise RequestError(f"supply centre {centre} owned twice")
                 centers[centre] = power
+            owned += len(provs)
+        if owned != len(centers):
+            _twice(reading, data["centers"], lambda text, power: _check_center(text, power, b),
+                   "supply centre", "owned twice")
     else:
         centers = {c: p for p, cs in b.all_home_centers.items() for c in cs}
     dislodged: dict[str, Dislodged] = {}
@@ -272,6 +294,22 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
     else:
         homes = dict(reading.homes)  # a copy: a position's homes are its own
     return Position(phase, units, centers, dislodged, homes, v.name)
+
+
+def _twice(
+    reading: _Reading, listed: dict[str, list[str]], province: Callable[[str, str], str],
+    *words: str,
+) -> None:
+    """Raise the error for the first province listed twice: what the reading loop used to ask
+    at every text (a look-up and an insertion), asked only when the counts show a repeat."""
+    seen: set[str] = set()
+    for power_name, texts in listed.items():
+        power = reading.power(power_name)
+        for text in texts:
+            prov = province(text, power)
+            if prov in seen:
+                raise RequestError(" ".join((words[0], prov, *words[1:])))
+            seen.add(prov)
 
 
 def _check_center(text: str, power: str, board: Board) -> str:

@@ -4,22 +4,56 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Final, final
 
 from judge.adjudicator.orders import Unit, parse_unit
 from judge.adjudicator.phase import Phase
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Dislodged:
-    """A unit dislodged in the movement phase just played, with where it may retreat."""
+    """A unit dislodged in the movement phase just played, with where it may retreat.
 
-    unit: Unit
-    attacker_from: str | None  # province the dislodging attack came from (None if convoyed)
-    retreats: tuple[str, ...]  # legal retreat locations (coasts for fleets where needed)
+    A value, as the frozen dataclass it was (compared, hashed, pickled and printed by its
+    fields, which are ``Final``), written as a plain class for the compiled build: made in a
+    few hundred machine instructions, where a frozen dataclass's ``__init__`` is Python code.
+    """
+
+    __slots__ = ("unit", "attacker_from", "retreats")
+
+    unit: Final[Unit]
+    attacker_from: Final[str | None]  # province the dislodging attack came from (None if convoyed)
+    retreats: Final[tuple[str, ...]]  # legal retreat locations (coasts for fleets where needed)
+
+    def __init__(self, unit: Unit, attacker_from: str | None, retreats: tuple[str, ...]) -> None:
+        self.unit = unit
+        self.attacker_from = attacker_from
+        self.retreats = retreats
+
+    def _fields(self) -> tuple[Unit, str | None, tuple[str, ...]]:
+        return (self.unit, self.attacker_from, self.retreats)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dislodged):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Dislodged):
+            return NotImplemented
+        return self._fields() != other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
 
     def __reduce__(self) -> tuple[type[Dislodged], tuple[Unit, str | None, tuple[str, ...]]]:
-        # its class and fields (see orders.py: the compiled build refuses the default)
-        return (Dislodged, (self.unit, self.attacker_from, self.retreats))
+        return (Dislodged, self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Dislodged(unit={self.unit!r}, attacker_from={self.attacker_from!r}, "
+            f"retreats={self.retreats!r})"
+        )
 
 
 @dataclass

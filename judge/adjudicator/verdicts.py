@@ -20,11 +20,6 @@ _DISLODGED: Final = Outcome.DISLODGED
 _SUPPORT_CUT: Final = Outcome.SUPPORT_CUT
 
 
-def _fate(fields: tuple[object, ...]) -> UnitFate:
-    # NamedTuple construction without the keyword-handling wrapper (a hot path)
-    return tuple.__new__(UnitFate, fields)
-
-
 class MovementVerdicts(MovementResolver):
     """A ``MovementResolver`` that, once ``run()``, explains every unit's fate."""
 
@@ -97,17 +92,17 @@ class MovementVerdicts(MovementResolver):
             elif prov in self.convoyed and not self._resolve(_PATH + prov):
                 outcome = Outcome.CONVOY_DISRUPTED
             else:
-                return _fate((_BOUNCED, self._blockers(prov), by_whom))
-            return _fate((outcome, (), by_whom))
+                return UnitFate(_BOUNCED, self._blockers(prov), by_whom)
+            return UnitFate(outcome, (), by_whom)
         if by_whom is not None:
-            return _fate((_DISLODGED, (by_whom,), by_whom))
+            return UnitFate(_DISLODGED, (by_whom,), by_whom)
         if prov in self.void:
             return VOID_FATE
         kind = self.orders.get(prov).__class__
         if kind is SupportHold or kind is SupportMove:
             cutter = self._cutter(prov)
             if cutter is not None:
-                return _fate((_SUPPORT_CUT, (unit_label(units[cutter]),), None))
+                return UnitFate(_SUPPORT_CUT, (unit_label(units[cutter]),), None)
         elif kind is Convoy and self.orders[prov].army in self.paradox:  # type: ignore[union-attr]
             return UnitFate(Outcome.CONVOY_PARADOX)
         return SUCCESS_FATE

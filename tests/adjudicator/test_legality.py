@@ -194,3 +194,23 @@ def test_position_json_centres_are_read_alike_the_first_time_and_after() -> None
                                 "centers": {"FRANCE": ["BRE", "PAR", "bre"]}})
         with pytest.raises(RequestError, match="not a supply centre"):
             position_from_json({"phase": "S1901M", "units": {}, "centers": {"FRANCE": ["BUR"]}})
+
+
+def test_position_json_lists_powers_and_their_entries_in_order() -> None:
+    """Powers in order, each one's units and centres sorted, whatever order they came in; a
+    power the variant does not name (none does, from a request) is listed in order too."""
+    from judge.adjudicator.jsonio import _sorted_groups
+
+    request = {
+        "phase": "S1901M",
+        "units": {"TURKEY": ["F ANK", "A CON"], "AUSTRIA": ["F TRI", "A BUD"]},
+        "centers": {"TURKEY": ["SMY", "ANK"], "AUSTRIA": ["VIE", "BUD"]},
+    }
+    out = position_to_json(position_from_json(request))
+    assert list(out["units"].items()) == [("AUSTRIA", ["A BUD", "F TRI"]),
+                                          ("TURKEY", ["A CON", "F ANK"])]
+    assert list(out["centers"].items()) == [("AUSTRIA", ["BUD", "VIE"]), ("TURKEY", ["ANK", "SMY"])]
+    groups = {"ZZZ": ["B", "A"], "AUSTRIA": ["Y", "X"], "AAA": ["Q", "P"]}
+    assert list(_sorted_groups(groups, ("AUSTRIA", "TURKEY")).items()) == [
+        ("AAA", ["P", "Q"]), ("AUSTRIA", ["X", "Y"]), ("ZZZ", ["A", "B"])
+    ]

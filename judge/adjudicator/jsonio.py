@@ -51,9 +51,9 @@ def _sorted_units(units: list[Unit]) -> list[str]:
     return sorted(str(u) for u in units)
 
 
-# The texts of units, orders and phases written, by the object's identity: the adjudicator
-# shares these values (``orders.unit_value``, the parsed orders), and ``str`` of one runs Python
-# code each time. The entry keeps its object, so an id is never reused while it is listed.
+# The texts of phases written, by the object's identity: phases are shared values (read once per
+# text), and ``str`` of one runs Python code each time (an order keeps its own text, see
+# ``orders._OrderValue``). The entry keeps its object, so an id is never reused while listed.
 _TEXTS: Final[dict[int, tuple[object, str]]] = {}
 
 
@@ -441,7 +441,7 @@ def answer_json(
     return {
         "phase": _text(position.phase),
         "results": {
-            power: [order_result_json(r, _text(r.order)) for r in rs]
+            power: [order_result_json(r, str(r.order)) for r in rs]
             for power, rs in sorted(result.results.items())
         },
         "units": after["units"],

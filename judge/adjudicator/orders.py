@@ -73,11 +73,24 @@ class _OrderValue:
     assignment (the classes themselves do not, as compiled ones cannot).
     """
 
-    __slots__ = ()
+    __slots__ = ("_text",)
     _NAMES: ClassVar[tuple[str, ...]] = ()
+
+    # the canonical text, made on first use: answers write every order's text, and an order
+    # (shared, see ``parse_canonical``) comes back phase after phase
+    _text: str | None
 
     def _fields(self) -> tuple[Any, ...]:
         return ()
+
+    def _render(self) -> str:
+        return ""
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self._render()
+        return text
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -113,11 +126,12 @@ class Hold(_OrderValue):
     def __init__(self, unit_type: UnitType, location: str) -> None:
         self.unit_type = unit_type
         self.location = location
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} H"
 
 
@@ -138,11 +152,12 @@ class Move(_OrderValue):
         self.location = location
         self.target = target
         self.via_convoy = via_convoy
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str, str, bool]:
         return (self.unit_type, self.location, self.target, self.via_convoy)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         via = " VIA" if self.via_convoy else ""
         return f"{self.unit_type._value_} {self.location} - {self.target}{via}"
 
@@ -164,11 +179,12 @@ class SupportHold(_OrderValue):
         self.location = location
         self.supported_type = supported_type
         self.supported = supported
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str, UnitType, str]:
         return (self.unit_type, self.location, self.supported_type, self.supported)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return (
             f"{self.unit_type._value_} {self.location} S {self.supported_type._value_} {self.supported}"
         )
@@ -198,11 +214,12 @@ class SupportMove(_OrderValue):
         self.supported_type = supported_type
         self.supported = supported
         self.target = target
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str, UnitType, str, str]:
         return (self.unit_type, self.location, self.supported_type, self.supported, self.target)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return (
             f"{self.unit_type._value_} {self.location} S "
             f"{self.supported_type._value_} {self.supported} - {self.target}"
@@ -224,11 +241,12 @@ class Convoy(_OrderValue):
         self.location = location
         self.army = army
         self.target = target
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str, str, str]:
         return (self.unit_type, self.location, self.army, self.target)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} C A {self.army} - {self.target}"
 
 
@@ -245,11 +263,12 @@ class Retreat(_OrderValue):
         self.unit_type = unit_type
         self.location = location
         self.target = target
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str, str]:
         return (self.unit_type, self.location, self.target)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} R {self.target}"
 
 
@@ -266,11 +285,12 @@ class Disband(_OrderValue):
     def __init__(self, unit_type: UnitType, location: str) -> None:
         self.unit_type = unit_type
         self.location = location
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} D"
 
 
@@ -285,11 +305,12 @@ class Build(_OrderValue):
     def __init__(self, unit_type: UnitType, location: str) -> None:
         self.unit_type = unit_type
         self.location = location
+        self._text = None
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
 
-    def __str__(self) -> str:
+    def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} B"
 
 
@@ -297,7 +318,10 @@ class Build(_OrderValue):
 class Waive(_OrderValue):
     __slots__ = ()
 
-    def __str__(self) -> str:
+    def __init__(self) -> None:
+        self._text = None
+
+    def _render(self) -> str:
         return "WAIVE"
 
 
@@ -327,11 +351,14 @@ _COASTS: Final = frozenset({"/NC", "/SC", "/EC"})
 
 def _is_location(word: str) -> bool:
     """``[A-Z]{3}``, optionally followed by a coast (``/NC``, ``/SC``, ``/EC``)."""
-    if len(word) == 6:
+    n = len(word)
+    if n == 6:
         if word[3:] not in _COASTS:
             return False
-        word = word[:3]
-    return len(word) == 3 and word.isascii() and word.isalpha() and word.isupper()
+    elif n != 3:
+        return False
+    # letter by letter: str methods (isalpha, isascii) are calls through Python when compiled
+    return "A" <= word[0] <= "Z" and "A" <= word[1] <= "Z" and "A" <= word[2] <= "Z"
 
 
 class NotationError(ValueError):

@@ -167,8 +167,8 @@ class _Memo:
         self.convoys: dict[tuple[UnitType, str, str, str], Order | Refusal] = {}
         # per-order answers of the movement phase's fast path (order_plans.py): a Plan, or
         # False for an order the general path handles; a SupportPlan
-        self.plans: dict[tuple[object, ...], Plan | Literal[False]] = {}
-        self.support_plans: dict[tuple[object, ...], SupportPlan] = {}
+        self.plans: dict[Order, Plan | Literal[False]] = {}
+        self.support_plans: dict[Order, SupportPlan] = {}
 
     def reaches(self, unit_type: UnitType, location: str, province: str) -> bool:
         key = (unit_type, location, province)

@@ -118,16 +118,9 @@ def _read(
         for order in given:
             norm: Order | Refusal
             if type(order) is Move or type(order) is Hold:
-                # keyed by a tuple of the fields: its hash and equality run in C, an order's
-                # (dataclass methods) in Python
-                key: PlanKey
-                if type(order) is Move:
-                    key = (order.location, order.target, order.via_convoy, order.unit_type)
-                else:
-                    key = (order.location, order.unit_type)
-                plan = plans.get(key)
+                plan = plans.get(order)
                 if plan is None:  # first sight of this order
-                    plan = plans[key] = make_plan(memo, order, power)
+                    plan = plans[order] = make_plan(memo, order, power)
                 if plan is NO_PLAN:
                     norm = normalize_with(memo, units, power, order)
                 else:
@@ -181,23 +174,7 @@ def _read(
                     else:
                         norm = normalize_with(memo, units, power, order)
             elif type(order) is SupportMove or type(order) is SupportHold:
-                skey: PlanKey
-                if type(order) is SupportMove:
-                    skey = (
-                        order.location,
-                        order.supported,
-                        order.target,
-                        order.unit_type,
-                        order.supported_type,
-                    )
-                else:
-                    skey = (
-                        order.location,
-                        order.supported,
-                        order.unit_type,
-                        order.supported_type,
-                    )
-                splan = support_plans.get(skey)
+                splan = support_plans.get(order)
                 if splan is not None:
                     (
                         prov,
@@ -236,7 +213,7 @@ def _read(
                         continue
                 norm = normalize_with(memo, units, power, order)
                 if type(norm) is SupportMove or type(norm) is SupportHold:  # legal
-                    _plan_support(support_plans, skey, power, province, units, order, norm)
+                    _plan_support(support_plans, power, province, units, order, norm)
             else:
                 norm = normalize_with(memo, units, power, order)
             gov: str | None = None
@@ -270,7 +247,6 @@ def _carried(
 
 def _plan_support(
     plans: dict[PlanKey, SupportPlan],
-    key: PlanKey,
     power: str,
     province: dict[str, str],
     units: dict[str, Unit],
@@ -282,7 +258,7 @@ def _plan_support(
     other_prov = province[order.supported]
     unit, other = units[prov], units[other_prov]
     if unit.location == order.location and other.location == order.supported:
-        plans[key] = (
+        plans[order] = (
             prov,
             unit_value(unit.power, unit.type, unit.location),
             power,

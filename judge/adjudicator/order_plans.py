@@ -42,8 +42,9 @@ Plan = tuple[
     str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", str, bool, bool
 ]
 NO_PLAN: Final = False  # an order the general path handles (an unknown location)
-# a hold's or move's fields, or a support's, as one tuple (hashed and compared in C)
-PlanKey = tuple[object, ...]
+# plans are kept by the order itself: orders are shared per text (``orders.parse_canonical``),
+# keep their hash, and a look-up of the same object compares nothing more
+PlanKey = Order
 
 
 def make_plan(memo: MovementMemo, order: Hold | Move, power: str) -> Plan | Literal[False]:

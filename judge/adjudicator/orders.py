@@ -73,12 +73,14 @@ class _OrderValue:
     assignment (the classes themselves do not, as compiled ones cannot).
     """
 
-    __slots__ = ("_text",)
+    __slots__ = ("_text", "_hash")
     _NAMES: ClassVar[tuple[str, ...]] = ()
 
-    # the canonical text, made on first use: answers write every order's text, and an order
-    # (shared, see ``parse_canonical``) comes back phase after phase
+    # the canonical text and the hash, made on first use: answers write every order's text, the
+    # movement phase looks its plans up by the order, and an order (shared, see
+    # ``parse_canonical``) comes back phase after phase
     _text: str | None
+    _hash: int  # -1 until made (``hash`` never gives -1)
 
     def _fields(self) -> tuple[Any, ...]:
         return ()
@@ -105,7 +107,10 @@ class _OrderValue:
         return self._fields() != other._fields()
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        h = self._hash
+        if h == -1:
+            h = self._hash = hash(self._fields())
+        return h
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return (type(self), self._fields())
@@ -127,6 +132,7 @@ class Hold(_OrderValue):
         self.unit_type = unit_type
         self.location = location
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
@@ -153,6 +159,7 @@ class Move(_OrderValue):
         self.target = target
         self.via_convoy = via_convoy
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str, str, bool]:
         return (self.unit_type, self.location, self.target, self.via_convoy)
@@ -180,6 +187,7 @@ class SupportHold(_OrderValue):
         self.supported_type = supported_type
         self.supported = supported
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str, UnitType, str]:
         return (self.unit_type, self.location, self.supported_type, self.supported)
@@ -215,6 +223,7 @@ class SupportMove(_OrderValue):
         self.supported = supported
         self.target = target
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str, UnitType, str, str]:
         return (self.unit_type, self.location, self.supported_type, self.supported, self.target)
@@ -242,6 +251,7 @@ class Convoy(_OrderValue):
         self.army = army
         self.target = target
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str, str, str]:
         return (self.unit_type, self.location, self.army, self.target)
@@ -264,6 +274,7 @@ class Retreat(_OrderValue):
         self.location = location
         self.target = target
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str, str]:
         return (self.unit_type, self.location, self.target)
@@ -286,6 +297,7 @@ class Disband(_OrderValue):
         self.unit_type = unit_type
         self.location = location
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
@@ -306,6 +318,7 @@ class Build(_OrderValue):
         self.unit_type = unit_type
         self.location = location
         self._text = None
+        self._hash = -1
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
@@ -320,6 +333,7 @@ class Waive(_OrderValue):
 
     def __init__(self) -> None:
         self._text = None
+        self._hash = -1
 
     def _render(self) -> str:
         return "WAIVE"

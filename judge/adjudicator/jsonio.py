@@ -66,21 +66,6 @@ def _text(value: object) -> str:
     return text
 
 
-# A location -> the texts of an army and of a fleet there (``A PAR``, ``F PAR``): what ``str``
-# of a unit says, looked up by a string whose hash is kept, a quarter of ``_text``'s cost.
-_UNIT_TEXTS: Final[dict[str, tuple[str, str]]] = {}
-_ARMY: Final = UnitType.ARMY
-
-
-def _unit_text(unit: Unit) -> str:
-    loc = unit.location
-    texts = _UNIT_TEXTS.get(loc)
-    if texts is None:
-        texts = (f"{UnitType.ARMY.value} {loc}", f"{UnitType.FLEET.value} {loc}")
-        _keep(_UNIT_TEXTS, loc, texts)
-    return texts[0] if unit.type is _ARMY else texts[1]
-
-
 def _sorted_groups(groups: dict[str, list[str]], powers: tuple[str, ...]) -> dict[str, list[str]]:
     """``groups`` with the powers and each list in order: the lists sorted in place, the powers
     taken in the variant's sorted order (sorting the pairs compared tuples, at every answer)."""
@@ -100,9 +85,9 @@ def position_to_json(pos: Position, variant: Variant | None = None) -> dict[str,
     for unit in pos.units.values():
         mine = units.get(unit.power)
         if mine is None:
-            units[unit.power] = [_unit_text(unit)]
+            units[unit.power] = [str(unit)]
         else:
-            mine.append(_unit_text(unit))
+            mine.append(str(unit))
     centers: dict[str, list[str]] = {}
     for prov, power in pos.centers.items():
         owned = centers.get(power)

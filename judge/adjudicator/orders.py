@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import builtins  # ``type`` is a field of Unit
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, final
 
@@ -30,26 +29,62 @@ class UnitType(StrEnum):
     __hash__ = str.__hash__
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Unit:
-    power: str
-    type: UnitType
-    location: str  # canonical location, a coast for fleets on two-coast provinces
+    """A unit of a power at a location: a value (compared, hashed, pickled and printed by its
+    fields, which are ``Final``), as the frozen dataclass it was; a plain class for the compiled
+    build, where it is made natively and keeps its text (``A PAR``: what answers and results
+    write for it) once made."""
+
+    __slots__ = ("power", "type", "location", "_text")
+
+    power: Final[str]
+    type: Final[UnitType]
+    location: Final[str]  # canonical location, a coast for fleets on two-coast provinces
+    _text: str | None
+
+    def __init__(self, power: str, type: UnitType, location: str) -> None:  # noqa: A002
+        self.power = power
+        self.type = type
+        self.location = location
+        self._text = None
 
     @property
     def province(self) -> str:
         return self.location.split("/", 1)[0]
 
+    def _fields(self) -> tuple[str, UnitType, str]:
+        return (self.power, self.type, self.location)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self._fields() != other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
     def __reduce__(self) -> tuple[builtins.type[Unit], tuple[str, UnitType, str]]:
-        return (Unit, (self.power, self.type, self.location))
+        return (Unit, self._fields())
+
+    def __repr__(self) -> str:
+        return f"Unit(power={self.power!r}, type={self.type!r}, location={self.location!r})"
 
     def __str__(self) -> str:
-        return f"{self.type._value_} {self.location}"
+        text = self._text
+        if text is None:
+            text = self._text = f"{self.type._value_} {self.location}"
+        return text
 
 
-# Units are immutable values; making a frozen dataclass costs about a microsecond, and the
-# movement phase recognises a unit it planned for by identity first, so the units a game makes
-# are kept and shared (the map and the seven powers bound how many there can be).
+# Units are immutable values, and the movement phase recognises a unit it planned for by
+# identity first (and a shared unit keeps its text), so the units a game makes are kept and
+# shared (the map and the seven powers bound how many there can be).
 _UNITS: Final[dict[tuple[str, UnitType, str], Unit]] = {}
 
 

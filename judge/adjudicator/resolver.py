@@ -44,16 +44,9 @@ class UnitFate:
         self.dislodged_by = dislodged_by
 
 
-_LABELS: dict[tuple[UnitType, str], str] = {}
-
-
 def unit_label(unit: Unit) -> str:
-    """``A PAR`` for a unit, made once per unit type and location."""
-    key = (unit.type, unit.location)
-    text = _LABELS.get(key)
-    if text is None:
-        text = _LABELS[key] = str(unit)
-    return text
+    """``A PAR`` for a unit (made once per unit: see ``orders.Unit``)."""
+    return str(unit)
 
 
 SUCCESS_FATE = UnitFate(Outcome.SUCCEEDS)

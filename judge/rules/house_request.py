@@ -150,6 +150,8 @@ def house_orders(
     if request.homes is not None:
         position = replace(position, homes={**position.homes, **request.homes})
     result: dict[str, list[GeneratedOrder]] = {}
+    # a dict, for the compiled build: a Mapping's ``get`` is a call through Python, 7 a request
+    by_power = submitted if isinstance(submitted, dict) else dict(submitted)
     variant = request.variant
     try:
         rules = variant.rules_at(position.phase, request.joins)
@@ -163,7 +165,7 @@ def house_orders(
     for power in variant.powers:  # the active ones (``Variant.active_powers``), in its order
         if power in neutral:
             continue
-        given = submitted.get(power)
+        given = by_power.get(power)
         if movement and everyone_plays:
             if given:
                 # its player's orders: nothing is made up in a movement phase

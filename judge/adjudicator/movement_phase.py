@@ -38,7 +38,6 @@ from judge.adjudicator.orders import (
 )
 from judge.adjudicator.outcomes import Adjudication
 from judge.adjudicator.phase_flow import (
-    MOVED_UNITS,
     NOT_ABOUT_OWN_UNIT,
     finish,
     hold_value,
@@ -364,16 +363,10 @@ def _next_position(
     arrivals = resolver.arrivals
     after: dict[str, Unit] = {}
     beaten: list[tuple[str, Unit, str]] = []
-    moved = MOVED_UNITS
     for prov, unit in position.units.items():
         if prov in move_loc and decided[prov]:
             loc = move_loc[prov]
-            # (a look-up, not a try: a KeyError costs the compiled build a traceback each time
-            # a unit first reaches a place, hundreds of times in a new process)
-            arrived = moved.get((unit.power, unit.type, loc))
-            if arrived is None:
-                arrived = unit_value(unit.power, unit.type, loc)
-            after[province[loc]] = arrived
+            after[province[loc]] = unit.moved_to(loc)
         elif prov in arrivals:
             beaten.append((prov, unit, arrivals[prov]))
         else:

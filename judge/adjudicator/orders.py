@@ -36,18 +36,31 @@ class Unit:
     build, where it is made natively and keeps its text (``A PAR``: what answers and results
     write for it) once made."""
 
-    __slots__ = ("power", "type", "location", "_text")
+    __slots__ = ("power", "type", "location", "_text", "_moves")
 
     power: Final[str]
     type: Final[UnitType]
     location: Final[str]  # canonical location, a coast for fleets on two-coast provinces
     _text: str | None
+    _moves: dict[str, Unit] | None  # see ``moved_to``
 
     def __init__(self, power: str, type: UnitType, location: str) -> None:  # noqa: A002
         self.power = power
         self.type = type
         self.location = location
         self._text = None
+        self._moves = None
+
+    def moved_to(self, location: str) -> Unit:
+        """The shared unit (``unit_value``) of this power and type at ``location``, kept by
+        this unit: the movement phase asks it for every unit that moves."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = {}
+        unit = moves.get(location)
+        if unit is None:
+            unit = moves[location] = unit_value(self.power, self.type, location)
+        return unit
 
     @property
     def province(self) -> str:
@@ -400,13 +413,28 @@ _COASTS: Final = frozenset({"/NC", "/SC", "/EC"})
 
 def _is_location(word: str) -> bool:
     """``[A-Z]{3}``, optionally followed by a coast (``/NC``, ``/SC``, ``/EC``)."""
+    known = _LOCATION_WORDS.get(word)
+    if known is None:
+        known = _location_letters(word)
+        if len(_LOCATION_WORDS) >= _WORDS_KEPT:
+            _LOCATION_WORDS.clear()
+        _LOCATION_WORDS[word] = known
+    return known
+
+
+# the words checked so far: a look-up costs less than the letters' test, which the compiled
+# build makes through Python's string API (the same few hundred words come back)
+_LOCATION_WORDS: Final[dict[str, bool]] = {}
+_WORDS_KEPT: Final = 20_000
+
+
+def _location_letters(word: str) -> bool:
     n = len(word)
     if n == 6:
         if word[3:] not in _COASTS:
             return False
     elif n != 3:
         return False
-    # letter by letter: str methods (isalpha, isascii) are calls through Python when compiled
     return "A" <= word[0] <= "Z" and "A" <= word[1] <= "Z" and "A" <= word[2] <= "Z"
 
 

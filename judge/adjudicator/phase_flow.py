@@ -17,7 +17,7 @@ from typing import Final
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.order_result import OrderResult
-from judge.adjudicator.orders import _UNITS, Hold, Order, Unit, UnitType, Waive
+from judge.adjudicator.orders import Hold, Order, Unit, UnitType, Waive
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Dislodged, Position
 
@@ -150,7 +150,6 @@ def finish(
 
 
 # Holds are immutable values too (see ``orders.unit_value``): the ones made are kept.
-MOVED_UNITS: Final = _UNITS  # read directly by the movement phase's loop
 _HOLDS: Final[dict[tuple[UnitType, str], Hold]] = {}
 
 

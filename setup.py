@@ -32,7 +32,6 @@ COMPILED_MODULES = [
         "jsonio",
         "legality",
         "movement_phase",
-        "order_json",
         "order_result",
         "order_index",
         "order_plans",

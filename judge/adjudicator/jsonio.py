@@ -21,7 +21,7 @@ from judge.adjudicator.adjustments import RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
-from judge.adjudicator.order_json import order_result_json
+from judge.adjudicator.order_result import order_result_json
 from judge.adjudicator.orders import (
     Build,
     Move,

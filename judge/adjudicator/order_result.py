@@ -12,7 +12,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final, final
 
-from judge.adjudicator.order_json import order_result_json
 from judge.adjudicator.orders import Order
 from judge.adjudicator.refusals import Refusal
 
@@ -113,3 +112,31 @@ class OrderResult:
     def to_json(self, order_text: str | None = None) -> dict[str, Any]:
         """``order_text``: ``str(self.order)``, when the caller has it already."""
         return order_result_json(self, str(self.order) if order_text is None else order_text)
+
+
+_SUCCEEDS: Final = Outcome.SUCCEEDS
+# the texts of outcomes and refusals, looked up by the member (hashed as its text, in C): reading
+# ``.value`` or ``._value_`` of a member is an attribute look-up through Python's API, per order
+_REASONS: Final[dict[Outcome, str]] = {o: o.value for o in Outcome}
+_REFUSALS: Final[dict[Refusal, str]] = {r: r.value for r in Refusal}
+
+
+def order_result_json(result: OrderResult, order_text: str) -> dict[str, Any]:
+    """One order's result as the JSON of ``judge adjudicate`` (``OrderResult.to_json``; a batch
+    writes one per order). ``order_text``: ``str(result.order)`` (callers that write many keep
+    the texts)."""
+    outcome = result.outcome
+    if outcome is _SUCCEEDS:
+        out: dict[str, Any] = {"order": order_text, "result": "succeeds"}
+    else:
+        out = {"order": order_text, "result": "fails", "reason": _REASONS[outcome]}
+    refusal = result.refusal
+    if refusal is not None:
+        out["refusal"] = _REFUSALS[refusal]
+    if result.by:
+        out["by"] = list(result.by)
+    if result.dislodged_by is not None:
+        out["dislodged_by"] = result.dislodged_by
+    if result.generated:
+        out["generated"] = True
+    return out

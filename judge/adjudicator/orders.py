@@ -6,8 +6,9 @@ Canonical (upper case): ``A PAR H``, ``A PAR - BUR``, ``A LON - BEL VIA``,
 Orders are small immutable value objects so they can be compared, hashed and voted on. Each
 order class is final: the adjudicator tells them apart by ``type(order) is Kind``, which mypy
 narrows exactly only for final classes. Each value class says how it is pickled and copied
-(``__reduce__``: its class and fields): the dataclass default sets the fields of a frozen
-instance one by one, which the optional compiled build (``scripts/build_compiled.sh``) refuses.
+(``__reduce__``: its class and fields, so that what one keeps once made, its text and hash, is
+not carried along; the optional compiled build, ``scripts/build_compiled.sh``, makes them
+native classes, which pickle no other way).
 """
 
 from __future__ import annotations

@@ -72,12 +72,19 @@ def _movement(
         return abandoned_orders(position.units_of(power), votes)
     if standing is Standing.FIRST_ONP:
         return mutual_support_orders(position, power, board)
-    if rules.civil_disorder and not submitted:
+    if holds_for_silence(rules) and not submitted:
         return [
             GeneratedOrder(Hold(u.type, u.location), GeneratedWhy.CIVIL_DISORDER_HOLD)
             for u in position.units_of(power)
         ]
     return []
+
+
+def holds_for_silence(rules: RuleSet) -> bool:
+    """Whether a playing power that sent no movement orders gets holds made up (civil
+    disorder); else nothing is made up for it in a movement phase (its units hold all the same,
+    by the rulebook's default, and the service counts its ONP)."""
+    return rules.civil_disorder
 
 
 def _retreat(

@@ -21,7 +21,7 @@ from judge.adjudicator.jsonio import RequestError, options_from_json, variant_fr
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
-from judge.rules.fill import Standing, generate_orders
+from judge.rules.fill import Standing, generate_orders, holds_for_silence
 from judge.rules.generated import GeneratedOrder
 from judge.rules.options import RuleSet
 
@@ -161,6 +161,8 @@ def house_orders(
     movement = position.phase.kind_rank == _MOVEMENT_RANK
     # nobody in ONP or Sommossa: every power is PLAYING (``standing_of``), the common case
     everyone_plays = not request.onp and not request.sommossa
+    if movement and everyone_plays and not holds_for_silence(request.rules):
+        return result  # nothing is made up for a playing power in a movement phase (fill.py)
     with_units: set[str] | None = None  # the powers with a unit, when first needed
     for power in variant.powers:  # the active ones (``Variant.active_powers``), in its order
         if power in neutral:

@@ -177,6 +177,15 @@ def child_cpu_us(judge: str, path: Path, count: int) -> float:
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
 
 
+def judge_json_library(judge: str) -> str:
+    """Which JSON library the ``judge`` command reads and writes its lines with: orjson when its
+    environment has the ``fast`` extra, else the standard library (several times slower)."""
+    first = Path(judge).read_text("utf-8", errors="replace").split("\n", 1)[0]
+    python = first[2:].strip() if first.startswith("#!") else sys.executable
+    has = subprocess.run([python, "-c", "import orjson"], capture_output=True).returncode == 0
+    return "orjson" if has else "the standard json module: install the judge's `fast` extra"
+
+
 def real_positions(phases: int, rounds: int = 5) -> None:
     requests = corpus_requests(phases)
     text = "".join(json.dumps(r) + "\n" for r in requests)
@@ -213,7 +222,8 @@ def real_positions(phases: int, rounds: int = 5) -> None:
         whole = statistics.median(child_full) / n
         start = statistics.median(child_one)
         beyond = (statistics.median(child_full) - start) / (n - 1)
-        print(f"`judge adjudicate --jsonl` ({judge}), cpu: {whole:.0f} us per phase with start-up"
+        print(f"`judge adjudicate --jsonl` ({judge}, JSON by {judge_json_library(judge)}),"
+              f" cpu: {whole:.0f} us per phase with start-up"
               f" ({mila / whole:.1f}x), {beyond:.0f} us per phase beyond a one-line run"
               f" ({mila / beyond:.1f}x; start-up {start / 1000:.0f} ms)")
     else:

@@ -28,6 +28,7 @@ COMPILED_MODULES = [
         "adjustments",
         "catalog",
         "convoy_routes",
+        "field_value",
         "geography",
         "jsonio",
         "legality",

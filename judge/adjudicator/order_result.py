@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final, final
 
+from judge.adjudicator.field_value import FieldValue
 from judge.adjudicator.orders import Order
 from judge.adjudicator.refusals import Refusal
 
@@ -41,14 +42,12 @@ class Outcome(StrEnum):
 
 
 @final
-class OrderResult:
+class OrderResult(FieldValue):
     """One order and its fate. ``generated`` orders were supplied by the rules, not the player.
-
-    A value: compared, hashed, pickled and printed by its fields, which are read-only (``Final``:
-    the type checker refuses an assignment; the class itself does not, as it is compiled).
-    """
+    A value (``field_value.py``)."""
 
     __slots__ = ("power", "order", "outcome", "refusal", "by", "dislodged_by", "generated")
+    _NAMES = ("power", "order", "outcome", "refusal", "by", "dislodged_by", "generated")
 
     power: Final[str]
     order: Final[Order]
@@ -80,29 +79,6 @@ class OrderResult:
         return (
             self.power, self.order, self.outcome, self.refusal, self.by, self.dislodged_by,
             self.generated,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OrderResult):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, OrderResult):
-            return NotImplemented
-        return self._fields() != other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __reduce__(self) -> tuple[type[OrderResult], tuple[Any, ...]]:
-        return (OrderResult, self._fields())
-
-    def __repr__(self) -> str:
-        return (
-            f"OrderResult(power={self.power!r}, order={self.order!r}, outcome={self.outcome!r}, "
-            f"refusal={self.refusal!r}, by={self.by!r}, dislodged_by={self.dislodged_by!r}, "
-            f"generated={self.generated!r})"
         )
 
     @property

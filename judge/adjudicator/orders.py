@@ -13,10 +13,11 @@ native classes, which pickle no other way).
 
 from __future__ import annotations
 
-import builtins  # ``type`` is a field of Unit
 import re
 from enum import StrEnum
-from typing import Any, ClassVar, Final, final
+from typing import Final, final
+
+from judge.adjudicator.field_value import FieldValue
 
 
 class UnitType(StrEnum):
@@ -31,13 +32,12 @@ class UnitType(StrEnum):
 
 
 @final
-class Unit:
-    """A unit of a power at a location: a value (compared, hashed, pickled and printed by its
-    fields, which are ``Final``), as the frozen dataclass it was; a plain class for the compiled
-    build, where it is made natively and keeps its text (``A PAR``: what answers and results
-    write for it) once made."""
+class Unit(FieldValue):
+    """A unit of a power at a location: a value (``field_value.py``) that keeps its text
+    (``A PAR``: what answers and results write for it) once made."""
 
     __slots__ = ("power", "type", "location", "_text", "_moves")
+    _NAMES = ("power", "type", "location")
 
     power: Final[str]
     type: Final[UnitType]
@@ -70,25 +70,6 @@ class Unit:
     def _fields(self) -> tuple[str, UnitType, str]:
         return (self.power, self.type, self.location)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Unit):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Unit):
-            return NotImplemented
-        return self._fields() != other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __reduce__(self) -> tuple[builtins.type[Unit], tuple[str, UnitType, str]]:
-        return (Unit, self._fields())
-
-    def __repr__(self) -> str:
-        return f"Unit(power={self.power!r}, type={self.type!r}, location={self.location!r})"
-
     def __str__(self) -> str:
         text = self._text
         if text is None:
@@ -111,28 +92,16 @@ def unit_value(power: str, kind: UnitType, loc: str) -> Unit:
     return unit
 
 
-class _OrderValue:
-    """What every order class shares: a value compared, hashed, pickled and printed by its
-    fields (``_fields``, named by ``_NAMES``), as the frozen dataclasses they were.
-
-    Plain classes rather than dataclasses: the optional compiled build makes them native
-    classes, made in about 150 machine instructions, where a frozen dataclass's ``__init__``
-    stays Python code (6,000-7,000 instructions, callgrind), and a batch reads thousands of
-    orders it has not seen before. Their fields are ``Final``: the type checker refuses an
-    assignment (the classes themselves do not, as compiled ones cannot).
-    """
+class _OrderValue(FieldValue):
+    """What every order class shares: a value (``field_value.py``) that keeps its canonical
+    text and its hash once made: answers write every order's text, the movement phase looks its
+    plans up by the order, and an order (shared, see ``parse_canonical``) comes back phase after
+    phase."""
 
     __slots__ = ("_text", "_hash")
-    _NAMES: ClassVar[tuple[str, ...]] = ()
 
-    # the canonical text and the hash, made on first use: answers write every order's text, the
-    # movement phase looks its plans up by the order, and an order (shared, see
-    # ``parse_canonical``) comes back phase after phase
     _text: str | None
     _hash: int  # -1 until made (``hash`` never gives -1)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return ()
 
     def _render(self) -> str:
         return ""
@@ -143,34 +112,16 @@ class _OrderValue:
             text = self._text = self._render()
         return text
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _OrderValue)
-        return self._fields() == other._fields()
-
-    def __ne__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _OrderValue)
-        return self._fields() != other._fields()
-
     def __hash__(self) -> int:
         h = self._hash
         if h == -1:
             h = self._hash = hash(self._fields())
         return h
 
-    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
-        return (type(self), self._fields())
 
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={v!r}" for n, v in zip(self._NAMES, self._fields(), strict=True))
-        return f"{type(self).__name__}({fields})"
+class _UnitOrder(_OrderValue):
+    """An order about one unit and nothing else: a hold, a disband, a build."""
 
-
-@final
-class Hold(_OrderValue):
     __slots__ = ("unit_type", "location")
     _NAMES = ("unit_type", "location")
 
@@ -185,6 +136,11 @@ class Hold(_OrderValue):
 
     def _fields(self) -> tuple[UnitType, str]:
         return (self.unit_type, self.location)
+
+
+@final
+class Hold(_UnitOrder):
+    __slots__ = ()
 
     def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} H"
@@ -333,44 +289,18 @@ class Retreat(_OrderValue):
 
 
 @final
-class Disband(_OrderValue):
+class Disband(_UnitOrder):
     """Retreat-phase disband or adjustment-phase removal: the phase tells which."""
 
-    __slots__ = ("unit_type", "location")
-    _NAMES = ("unit_type", "location")
-
-    unit_type: Final[UnitType]
-    location: Final[str]
-
-    def __init__(self, unit_type: UnitType, location: str) -> None:
-        self.unit_type = unit_type
-        self.location = location
-        self._text = None
-        self._hash = -1
-
-    def _fields(self) -> tuple[UnitType, str]:
-        return (self.unit_type, self.location)
+    __slots__ = ()
 
     def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} D"
 
 
 @final
-class Build(_OrderValue):
-    __slots__ = ("unit_type", "location")
-    _NAMES = ("unit_type", "location")
-
-    unit_type: Final[UnitType]
-    location: Final[str]
-
-    def __init__(self, unit_type: UnitType, location: str) -> None:
-        self.unit_type = unit_type
-        self.location = location
-        self._text = None
-        self._hash = -1
-
-    def _fields(self) -> tuple[UnitType, str]:
-        return (self.unit_type, self.location)
+class Build(_UnitOrder):
+    __slots__ = ()
 
     def _render(self) -> str:
         return f"{self.unit_type._value_} {self.location} B"

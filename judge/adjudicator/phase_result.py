@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, final
 
+from judge.adjudicator.field_value import FieldValue
 from judge.adjudicator.order_result import OrderResult
 from judge.adjudicator.orders import Unit
 from judge.adjudicator.phase import Phase
@@ -22,7 +23,7 @@ Explain = Callable[[], tuple[dict[str, list[OrderResult]], dict[str, OrderResult
 
 
 @final
-class Adjudication:
+class Adjudication(FieldValue):
     """Everything one phase decided; see ``adjudication.py`` for the contract.
 
     Immutable. A movement phase may hand over ``explain`` instead of the results: the results
@@ -32,6 +33,7 @@ class Adjudication:
     """
 
     __slots__ = ("_phase", "_position", "_destroyed", "_results", "_unit_results", "_explain")
+    _NAMES = ("phase", "results", "unit_results", "position", "destroyed")
 
     def __init__(
         self,
@@ -90,30 +92,9 @@ class Adjudication:
     def _fields(self) -> tuple[Any, ...]:
         return (self.phase, self.results, self.unit_results, self.position, self.destroyed)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Adjudication):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Adjudication):
-            return NotImplemented
-        return self._fields() != other._fields()
-
     def __hash__(self) -> int:
         # results are dicts: unhashable, as the dataclass it was
         raise TypeError("unhashable type: 'Adjudication'")
-
-    def __reduce__(self) -> tuple[type[Adjudication], tuple[Any, ...]]:
-        # pickled and copied with its results, as the dataclass it was (no closure to carry)
-        return (Adjudication, self._fields())
-
-    def __repr__(self) -> str:
-        return (
-            f"Adjudication(phase={self.phase!r}, results={self.results!r}, "
-            f"unit_results={self.unit_results!r}, position={self.position!r}, "
-            f"destroyed={self.destroyed!r})"
-        )
 
     def submitted(self, power: str) -> list[OrderResult]:
         return [r for r in self.results.get(power, ()) if not r.generated]

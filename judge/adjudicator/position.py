@@ -6,20 +6,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, final
 
+from judge.adjudicator.field_value import FieldValue
 from judge.adjudicator.orders import Unit, parse_unit
 from judge.adjudicator.phase import Phase
 
 
 @final
-class Dislodged:
-    """A unit dislodged in the movement phase just played, with where it may retreat.
-
-    A value, as the frozen dataclass it was (compared, hashed, pickled and printed by its
-    fields, which are ``Final``), written as a plain class for the compiled build: made in a
-    few hundred machine instructions, where a frozen dataclass's ``__init__`` is Python code.
-    """
+class Dislodged(FieldValue):
+    """A unit dislodged in the movement phase just played, with where it may retreat: a value
+    (``field_value.py``)."""
 
     __slots__ = ("unit", "attacker_from", "retreats")
+    _NAMES = ("unit", "attacker_from", "retreats")
 
     unit: Final[Unit]
     attacker_from: Final[str | None]  # province the dislodging attack came from (None if convoyed)
@@ -32,28 +30,6 @@ class Dislodged:
 
     def _fields(self) -> tuple[Unit, str | None, tuple[str, ...]]:
         return (self.unit, self.attacker_from, self.retreats)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Dislodged):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Dislodged):
-            return NotImplemented
-        return self._fields() != other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __reduce__(self) -> tuple[type[Dislodged], tuple[Unit, str | None, tuple[str, ...]]]:
-        return (Dislodged, self._fields())
-
-    def __repr__(self) -> str:
-        return (
-            f"Dislodged(unit={self.unit!r}, attacker_from={self.attacker_from!r}, "
-            f"retreats={self.retreats!r})"
-        )
 
 
 @dataclass

@@ -3,8 +3,9 @@
 A module of its own so that the optional compiled build (setup.py) compiles ``OrderResult`` as
 a native class: one is made per order per phase, and a native class is made in about a
 twentieth of the time of the NamedTuple it was (callgrind: some 2,000 machine instructions
-each through ``tuple.__new__``, a quarter of a batch's explaining). ``outcomes.py``, where
-``Adjudication`` lives, stays pure Python.
+each through ``tuple.__new__``, a quarter of a batch's explaining). ``order_result_json``,
+one result as the JSON of ``judge adjudicate``, lives here too, to tell outcomes apart by
+identity. ``outcomes.py`` (the rule options, and these names re-exported) stays pure Python.
 """
 
 from __future__ import annotations

@@ -174,8 +174,3 @@ def army_could_be_convoyed(board: Board, start: str, target: str) -> bool:
     """Geography only: both ends are coastal, so some chain of fleets could carry the army."""
     touch = seas_touching(board)
     return start != target and start in touch and target in touch
-
-
-def _warm(board: Board) -> None:
-    for prov in seas_touching(board):
-        _routes_from(board, prov)

@@ -47,10 +47,6 @@ class RequestError(ValueError):
     """The request cannot be adjudicated; the message says why, for a one-line error."""
 
 
-def _sorted_units(units: list[Unit]) -> list[str]:
-    return sorted(str(u) for u in units)
-
-
 # The texts of phases written, by the object's identity: phases are shared values (read once per
 # text), and ``str`` of one runs Python code each time (an order keeps its own text, see
 # ``orders._OrderValue``). The entry keeps its object, so an id is never reused while listed.

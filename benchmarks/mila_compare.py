@@ -26,6 +26,10 @@ prints both; the first line of each run names the build measured.
    command, ``judge adjudicate --jsonl FILE`` as a child process (its CPU time from
    ``getrusage``), for the whole batch (start-up included) and per phase beyond a one-line run
    (start-up excluded). Both sides' totals are divided by the phases: mean per phase.
+   (c) Whole programs, for the reading that counts our start-up (the CPython interpreter and
+   orjson alone are about 40 ms of it): MILA as a program over the same file, start-up
+   included too (importing ``diplomacy``, each position set up from its line as (a) does
+   it, ``process()``, its units written as a line of JSON), against (b)'s whole batch.
 3. ``--instructions N``: machine instructions instead of time, counted by valgrind's cachegrind
    (``apt-get install valgrind``), for the first N real phases: a count does not move with the
    load of the machine, so it compares two builds of ours exactly, and gives the ratio to MILA
@@ -177,6 +181,20 @@ def child_cpu_us(judge: str, path: Path, count: int) -> float:
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
 
 
+def mila_program_us(path: Path, count: int) -> float:
+    """CPU microseconds of MILA as a program over ``path`` (``_MILA_SCRIPT``, "program"):
+    the whole run, start-up included, its answers counted."""
+    root = str(Path(__file__).resolve().parents[1])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        [sys.executable, "-c", _MILA_SCRIPT, str(path), "program", root],
+        capture_output=True, text=True, check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert len(run.stdout.splitlines()) == count
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
+
+
 def judge_json_library(judge: str) -> str:
     """Which JSON library the ``judge`` command reads and writes its lines with: orjson when its
     environment has the ``fast`` extra, else the standard library (several times slower)."""
@@ -211,6 +229,7 @@ def real_positions(phases: int, rounds: int = 5) -> None:
             if judge:
                 child_full.append(child_cpu_us(judge, full, len(requests)))
                 child_one.append(child_cpu_us(judge, one, 1))
+        program = mila_program_us(full, len(requests)) if judge else 0.0
     n = len(requests)
     units = sum(len(us) for r in requests for us in r["units"].values()) / n
     print(f"real positions: {n} movement phases of the Droidippy sample, {units:.1f} units each;"
@@ -226,6 +245,11 @@ def real_positions(phases: int, rounds: int = 5) -> None:
               f" cpu: {whole:.0f} us per phase with start-up"
               f" ({mila / whole:.1f}x), {beyond:.0f} us per phase beyond a one-line run"
               f" ({mila / beyond:.1f}x; start-up {start / 1000:.0f} ms)")
+        # the start-up counted on both sides: MILA as a program over the same file
+        program /= n
+        print(f"whole programs, start-up included on both sides: MILA's (import, each position"
+              f" set up from its line, process(), its units written) {program:.0f} us per phase,"
+              f" `judge adjudicate --jsonl` {whole:.0f}: {program / whole:.1f}x")
     else:
         print("`judge` is not on PATH: the command-line run was skipped")
 
@@ -243,16 +267,20 @@ def _instructions(command: list[str]) -> int:
     raise RuntimeError(f"no instruction count from valgrind: {run.stderr[-500:]}")
 
 
-# MILA's side under valgrind: the positions set up as ``mila_batch`` does, with ``process()``
-# or without (both runs import the same modules, so the difference is ``process()`` alone)
+# MILA's side as a program: the positions set up as ``mila_batch`` does, with ``process()``
+# or without (under valgrind both runs import the same modules, so the difference is
+# ``process()`` alone); "program" also writes each phase's units as a line of JSON, as a
+# command answering our requests with MILA would (the whole-program comparison)
 _MILA_SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[3])
 from benchmarks.mila_compare import mila_position
 for line in open(sys.argv[1]):
     game = mila_position(json.loads(line))
-    if sys.argv[2] == "process":
+    if sys.argv[2] != "setup":
         game.process()
+    if sys.argv[2] == "program":
+        sys.stdout.write(json.dumps(game.get_units()) + "\\n")
 """
 
 

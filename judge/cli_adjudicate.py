@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from judge.adjudicator.datc import KNOWN_WRONG, DatcFormatError, parse_cases, run_case
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
 
 # optional (the ``fast`` extra): imported by name so that the type checker does not need it
@@ -204,6 +203,10 @@ def _answer_lines(args: argparse.Namespace, handler: Callable[[Any], dict[str, A
 
 
 def run_datc(args: argparse.Namespace) -> int:
+    # imported here: ``judge adjudicate`` is this module's hot command, and its start-up would
+    # pay for the DATC reader (difflib, its patterns, its dataclasses) without using it
+    from judge.adjudicator.datc import KNOWN_WRONG, DatcFormatError, parse_cases, run_case
+
     try:
         text = Path(args.file).read_text("utf-8")
     except OSError as exc:

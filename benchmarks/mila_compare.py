@@ -24,8 +24,9 @@ prints both; the first line of each run names the build measured.
    ``judge adjudicate --jsonl`` (``cli_adjudicate.adjudicate_lines``: parse each line, adjudicate,
    write each answer) on the whole text, every answer parsed back and checked; (b) the real
    command, ``judge adjudicate --jsonl FILE`` as a child process (its CPU time from
-   ``getrusage``), for the whole batch (start-up included) and per phase beyond a one-line run
-   (start-up excluded). Both sides' totals are divided by the phases: mean per phase.
+   ``getrusage``; the median of 15 runs), for the whole batch (start-up included) and per
+   phase beyond a one-line run (start-up excluded). Both sides' totals are divided by the
+   phases: mean per phase.
    (c) Whole programs, for the reading that counts our start-up (the CPython interpreter and
    orjson alone are about 40 ms of it): MILA as a program over the same file, start-up
    included too (importing ``diplomacy``, each position set up from its line as (a) does
@@ -227,8 +228,11 @@ def real_positions(phases: int, rounds: int = 5) -> None:
                 mila_us + m, ours_us + o, mila_units + mu, our_units + ou
             )
             if judge:
-                child_full.append(child_cpu_us(judge, full, len(requests)))
-                child_one.append(child_cpu_us(judge, one, 1))
+                # the command's runs are short and a shared machine's noise is large against
+                # them: three of each per round, and the medians of all
+                for _ in range(3):
+                    child_full.append(child_cpu_us(judge, full, len(requests)))
+                    child_one.append(child_cpu_us(judge, one, 1))
         program = mila_program_us(full, len(requests)) if judge else 0.0
     n = len(requests)
     units = sum(len(us) for r in requests for us in r["units"].values()) / n

@@ -170,30 +170,30 @@ def our_batch(text: str, count: int) -> tuple[float, int]:
     return took / 1000, sum(len(us) for a in answers for us in a["units"].values())
 
 
+def _child(command: list[str]) -> tuple[float, str]:
+    """CPU microseconds of ``command`` as a child process (``getrusage``), and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(command, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu * 1e6, run.stdout
+
+
 def child_cpu_us(judge: str, path: Path, count: int) -> float:
     """CPU microseconds of ``judge adjudicate --jsonl path``, its answers read and counted."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    run = subprocess.run(
-        [judge, "adjudicate", "--jsonl", str(path)], capture_output=True, text=True, check=True
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    cpu, out = _child([judge, "adjudicate", "--jsonl", str(path)])
+    answers = [json.loads(line) for line in out.splitlines()]
     assert len(answers) == count and all("results" in a for a in answers)
-    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
+    return cpu
 
 
 def mila_program_us(path: Path, count: int) -> float:
     """CPU microseconds of MILA as a program over ``path`` (``_MILA_SCRIPT``, "program"):
     the whole run, start-up included, its answers counted."""
     root = str(Path(__file__).resolve().parents[1])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    run = subprocess.run(
-        [sys.executable, "-c", _MILA_SCRIPT, str(path), "program", root],
-        capture_output=True, text=True, check=True,
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    assert len(run.stdout.splitlines()) == count
-    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e6
+    cpu, out = _child([sys.executable, "-c", _MILA_SCRIPT, str(path), "program", root])
+    assert len(out.splitlines()) == count
+    return cpu
 
 
 def judge_json_library(judge: str) -> str:

@@ -16,7 +16,9 @@ import contextlib
 import http.client
 import resource
 import selectors
+import smtplib
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -265,4 +267,93 @@ async def test_a_mail_command_line_dripped_is_cut(settings: Settings) -> None:
             sock.close()
         assert await asyncio.to_thread(deliver, judge.lmtp_port, make_mail()) == 250
     finally:
+        await judge.stop()
+
+
+class Drippers:
+    """Connections from many addresses (127.0.1.1, 127.0.1.2...), one each, that keep
+    dripping a line every fifth of a second in a thread of their own, never closing by
+    themselves; ``cut`` counts those the server closed."""
+
+    def __init__(self, port: int, count: int, first: bytes, piece: bytes) -> None:
+        self.socks: list[socket.socket] = []
+        self.piece = piece
+        self.cut: set[socket.socket] = set()
+        self.stop = threading.Event()
+        try:
+            for n in range(count):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                self.socks.append(sock)
+                sock.settimeout(30)
+                sock.bind((f"127.0.{1 + n // 250}.{1 + n % 250}", 0))
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(first)
+        except BaseException:
+            close_all(self.socks)
+            raise
+        self.thread = threading.Thread(target=self._drip, daemon=True)
+        self.thread.start()
+
+    def _drip(self) -> None:
+        for _ in range(600):  # two minutes at most
+            if self.stop.wait(0.2):
+                return
+            for sock in self.socks:
+                if sock in self.cut:
+                    continue
+                try:
+                    sock.sendall(self.piece)
+                except OSError:
+                    self.cut.add(sock)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+        close_all(self.socks)
+
+
+async def test_dripping_connections_from_many_addresses_are_cut_in_time(
+        settings: Settings) -> None:
+    """What was seen: 220 connections dripping their heads, more than the 200 of
+    ``max_http_connections``, made everyone get 503 until they closed. Each from an address
+    of its own, so the cap per client does not apply: the deadline cuts them, and the
+    normal client is served again while they still drip."""
+    judge, web, port = await start_web(replace(settings, http_request_seconds=1.0))
+    drippers = await asyncio.to_thread(Drippers, port, 220, HEAD_START, b"X-Drip: 1\r\n")
+    try:
+        status = 0
+        for _ in range(300):  # a minute at most
+            status, _ = await asyncio.to_thread(http_get, port, "/index.json")
+            if status == 200 and len(drippers.cut) == len(drippers.socks):
+                break
+            await asyncio.sleep(0.2)
+        assert status == 200
+        assert len(drippers.cut) == 220  # every dripper was cut by the server, none closed
+        assert not drippers.stop.is_set()
+    finally:
+        await asyncio.to_thread(drippers.close)
+        await stop_web(judge, web)
+
+
+async def test_mail_sessions_sitting_in_a_command_line_from_many_addresses_are_cut(
+        settings: Settings) -> None:
+    """The same on the mail ports: 220 sessions past the 200 of ``max_mail_connections``,
+    each from its own address, dripping a command line; ``mail_idle_seconds`` cuts them and
+    the MTA's delivery is taken again while they still drip."""
+    judge = await start_judge(replace(settings, mail_idle_seconds=1.0))
+    drippers = await asyncio.to_thread(Drippers, judge.lmtp_port, 220, b"LHLO ", b"x")
+    try:
+        code = 0
+        for _ in range(300):
+            try:
+                code = await asyncio.to_thread(deliver, judge.lmtp_port, make_mail())
+            except smtplib.SMTPConnectError as exc:  # 421: the places are taken
+                code = exc.smtp_code
+            if code == 250 and len(drippers.cut) == len(drippers.socks):
+                break
+            await asyncio.sleep(0.2)
+        assert code == 250
+        assert len(drippers.cut) == 220
+    finally:
+        await asyncio.to_thread(drippers.close)
         await judge.stop()

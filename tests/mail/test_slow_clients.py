@@ -4,9 +4,11 @@ against a running judge (LMTP, SMTP and its web component, /play in front of the
 1,000 connections from one address that drip a request's head, or sit in the middle of a
 command line, leave a client from another address served on the web port and on the LMTP and
 SMTP ports; a web request not received in time is cut, and so is a mail command line dripped
-past ``mail_idle_seconds``. The attacker is 127.0.0.2, the normal client 127.0.0.1: both are
-loopback (Linux routes all of 127/8 to ``lo``), and two addresses are the point of a cap per
-address. How fast the normal client is served is measured by benchmarks/slow_clients.py.
+past ``mail_idle_seconds``; 220 dripping connections from 220 addresses (the case seen, past
+the overall caps of 200) are cut by those deadlines and others are served again while they
+drip. The attacker is 127.0.0.2 (or 127.0.1.x), the normal client 127.0.0.1: all loopback
+(Linux routes all of 127/8 to ``lo``), and two addresses are the point of a cap per address.
+How fast the normal client is served is measured by benchmarks/slow_clients.py.
 """
 
 from __future__ import annotations

@@ -54,9 +54,6 @@ class GuardedH11(H11Protocol):
         super().__init__(*args, **kwargs)
         self.counted_as: str | None = None  # the client's key, once admitted
         self.deadline: asyncio.TimerHandle | None = None
-        # the request that was current when the deadline was armed (None: the first): the
-        # deadline ends when a later one is wholly received
-        self.before: object = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         key = client_key(transport.get_extra_info("peername"))
@@ -79,17 +76,21 @@ class GuardedH11(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self.deadline is None and (self.cycle is None or self.cycle.response_complete):
-            self._arm()  # the first byte of a new request
+        if self.deadline is None and not self._request_in():
+            self._arm()  # the first byte of a request (or of the rest of one)
         super().data_received(data)
+        if self._request_in():
+            self._disarm()
+
+    def _request_in(self) -> bool:
+        """A request wholly received and not yet answered: the app's time, not the
+        client's. Otherwise a request is being received (its head, or its body, also after
+        a pipelined one or after an answer given before the body was read) or none is."""
         cycle = self.cycle
-        if (self.deadline is not None and cycle is not None and cycle is not self.before
-                and not cycle.more_body):
-            self._disarm()  # head and body are in
+        return cycle is not None and not cycle.response_complete and not cycle.more_body
 
     def _arm(self) -> None:
         self._disarm()
-        self.before = self.cycle
         self.deadline = self.loop.call_later(self.request_seconds, self._expired)
 
     def _disarm(self) -> None:

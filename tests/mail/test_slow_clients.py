@@ -222,14 +222,22 @@ async def test_a_web_request_not_received_in_time_is_cut(settings: Settings) -> 
     try:
         drip = socket.create_connection(("127.0.0.1", port), timeout=30)
         silent = socket.create_connection(("127.0.0.1", port), timeout=30)
+        body = socket.create_connection(("127.0.0.1", port), timeout=30)
         try:
             pieces = [HEAD_START] + [b"X-Drip: %d\r\n" % n for n in range(100)]
             sent = await asyncio.to_thread(drip_until_closed, drip, pieces, 0.2)
             assert sent is not None and sent < len(pieces)
             assert await asyncio.to_thread(silent.recv, 200) == b""
+            # the body counts too: a form posted to /play a few bytes at a time
+            head = (b"POST /play HTTP/1.1\r\nHost: judge.example.org\r\nContent-Type: "
+                    b"application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\n")
+            pieces = [head] + [b"a=1&" for _ in range(100)]
+            sent = await asyncio.to_thread(drip_until_closed, body, pieces, 0.2)
+            assert sent is not None and sent < len(pieces)
         finally:
             drip.close()
             silent.close()
+            body.close()
         # the deadline runs from a request's first byte: a keep-alive connection idle for
         # longer than it between two requests serves the second one
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

@@ -115,7 +115,8 @@ async def serve(
     # the reply templates (a few hundred ms of compiling) before the first mail can arrive
     await drain.warm()
     listeners: list[Listener] = []
-    gate = ConnectionGate(settings.max_mail_connections)  # one cap for LMTP and SMTP together
+    # one set of caps for LMTP and SMTP together
+    gate = ConnectionGate(settings.max_mail_connections, settings.max_mail_connections_per_client)
     for name, host, port, lmtp in (
         ("lmtp", settings.lmtp_host, settings.lmtp_port, True),
         ("smtp", settings.lmtp_host, settings.smtp_listen_port, False),

@@ -121,10 +121,23 @@ class Settings:
     max_mail_connections: int = setting(
         200, "Connection limits (0: none). Above max_mail_connections a mail client gets a 421.",
         section="limits")
+    max_mail_connections_per_client: int = setting(
+        50, "LMTP/SMTP sessions one client address (an IPv6 client: its /64) may hold open; "
+        "more get a 421, so one machine cannot take the places of all. Above your MTA's "
+        "concurrency to the judge (Postfix: 20); 0 behind a balancer, whose address every "
+        "session has.")
     mail_idle_seconds: float = setting(
-        300.0, "An LMTP/SMTP session silent this long is closed.")
+        300.0, "An LMTP/SMTP session is closed when its next whole command line (or a mail's "
+        "DATA) is not in this long after the previous command (RFC 5321 asks for 5 minutes).")
     max_http_connections: int = setting(
         200, "Above max_http_connections the archive answers 503.")
+    max_http_connections_per_client: int = setting(
+        25, "Web connections one client address (an IPv6 client: its /64) may hold open; more "
+        "are answered 503 at once. 0 behind a reverse proxy, whose address every connection "
+        "has.")
+    http_request_seconds: float = setting(
+        10.0, "A web request's head and body must be received within this long of the "
+        "connection's opening or of the request's first byte, or the connection is closed.")
     http_idle_seconds: float = setting(5.0, "Keep-alive of an idle HTTP connection.")
     drain_poll_seconds: float = setting(
         5.0, "How often the inbox and outbox drains look at the database when nothing woke them.",
@@ -185,6 +198,13 @@ class Settings:
             raise ConfigError("club_list_address must be one bare address (list@example.org)")
         if not 10 <= self.password_hash_log2_n <= 20:
             raise ConfigError("password_hash_log2_n must be between 10 and 20")
+        for name in ("max_mail_connections", "max_mail_connections_per_client",
+                     "max_http_connections", "max_http_connections_per_client"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be 0 (no cap) or more")
+        for name in ("mail_idle_seconds", "http_request_seconds", "http_idle_seconds"):
+            if not getattr(self, name) > 0:
+                raise ConfigError(f"{name} must be more than 0")
         for name in ("max_command_lines", "signon_failures_before_lock",
                      "confirmations_per_address_per_day", "confirmations_per_sender_per_day"):
             if getattr(self, name) < 1:

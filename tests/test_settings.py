@@ -121,3 +121,14 @@ def test_the_club_list_is_one_bare_address() -> None:
     for bad in ("a@x.org, b@x.org", "Club <club@x.org>", "club", "c@x.org\r\nBcc: d@x.org"):
         with pytest.raises(ConfigError, match="club_list_address"):
             load(environ={"JUDGE_CLUB_LIST_ADDRESS": bad})
+
+
+def test_connection_caps_and_time_limits_are_checked() -> None:
+    assert load(environ={"JUDGE_MAX_HTTP_CONNECTIONS_PER_CLIENT": "0"}
+                ).max_http_connections_per_client == 0  # 0: no cap (behind a proxy)
+    for name, bad in (("JUDGE_MAX_MAIL_CONNECTIONS_PER_CLIENT", "-1"),
+                      ("JUDGE_MAX_HTTP_CONNECTIONS", "-5"),
+                      ("JUDGE_HTTP_REQUEST_SECONDS", "0"),
+                      ("JUDGE_MAIL_IDLE_SECONDS", "-1")):
+        with pytest.raises(ConfigError, match=name[len("JUDGE_"):].lower()):
+            load(environ={name: bad})

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
+from judge.archive.httpguard import guarded_protocol
 from judge.archive.webapp import ArchiveApp, Receive, Scope, Send
+from judge.clientcap import ClientCaps
 
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
@@ -34,14 +36,20 @@ class _QuietServer(uvicorn.Server):
 
 
 def make_server(app: ASGIApp, host: str, port: int, max_connections: int = 0,
-                idle_seconds: float = 5.0) -> uvicorn.Server:
+                idle_seconds: float = 5.0, per_client: int = 0,
+                request_seconds: float = 10.0) -> uvicorn.Server:
     """``max_connections``: beyond this many open connections (and requests in hand)
     uvicorn answers 503 (0: no cap); ``idle_seconds``: an idle keep-alive connection is
-    closed after this long."""
+    closed after this long; ``per_client``: connections one client address may hold open,
+    more are answered 503 at once (0: no cap); ``request_seconds``: a request's head and body
+    must be received within this long (``judge.archive.httpguard``)."""
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False, lifespan="off",
         server_header=False, limit_concurrency=max_connections or None,
         timeout_keep_alive=max(1, int(idle_seconds)),
+        # the guarded h11 protocol, whatever else is installed (httptools would be chosen
+        # by "auto" and has no guard); the judge serves no WebSocket
+        http=guarded_protocol(ClientCaps(0, per_client), request_seconds), ws="none",
     )
     return _QuietServer(config)
 
@@ -65,7 +73,9 @@ async def serve_app(ctx: AppContext, app: ASGIApp) -> None:
     ``ctx.ports['web']``."""
     host, port = ctx.settings.web_host, ctx.settings.web_port
     server = make_server(app, host, port, ctx.settings.max_http_connections,
-                         ctx.settings.http_idle_seconds)
+                         ctx.settings.http_idle_seconds,
+                         ctx.settings.max_http_connections_per_client,
+                         ctx.settings.http_request_seconds)
     try:
         # bound here, not by uvicorn: uvicorn answers a busy port with sys.exit(1)
         sock = socket.create_server((host, port))

@@ -13,6 +13,7 @@ from typing import Any
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from judge.clientcap import ClientCaps, client_key
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.mailrepo import store_received_many
@@ -53,48 +54,26 @@ class QuickPaths:
         return address, arg[found.end():]
 
 
-class ConnectionGate:
-    """The cap on open LMTP/SMTP sessions, shared by the listeners (0: no cap)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.open = 0
-        self.refused = 0
-
-    def admit(self) -> bool:
-        if self.limit and self.open >= self.limit:
-            self.refused += 1
-            return False
-        self.open += 1
-        return True
-
-    def release(self) -> None:
-        self.open = max(0, self.open - 1)
+class ConnectionGate(ClientCaps):
+    """The caps on open LMTP/SMTP sessions, in all and per client address, shared by the
+    listeners (0: no cap)."""
 
 
 TOO_MANY = b"421 4.7.0 Too many connections, try again later\r\n"
-
-
-class TooManyConnections(asyncio.Protocol):
-    """A connection above the cap: told 421 (RFC 5321 4.3.2) and closed at once."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(TOO_MANY)
-        transport.close()
 
 
 class Gated:
     """Mixin: gives the session's place back to the gate when the connection ends."""
 
     gate: ConnectionGate | None = None
+    gate_key = ""
 
     def connection_lost(self, exc: Exception | None) -> None:
         try:
             super().connection_lost(exc)  # type: ignore[misc]
         finally:
             if self.gate is not None:
-                self.gate.release()
+                self.gate.release(self.gate_key)
                 self.gate = None
 
 
@@ -104,6 +83,33 @@ class QuickLMTP(Gated, QuickPaths, LMTP):
 
 class QuickSMTP(Gated, QuickPaths, SMTP):
     pass
+
+
+class MailDoor(asyncio.Protocol):
+    """What a new connection talks to first: admitted by its client address, it is handed to
+    a new aiosmtpd session; refused, it is told 421 (RFC 5321 4.3.2) and closed at once.
+
+    A door rather than a check in the protocol factory: asyncio calls the factory before the
+    peer's address is known, and a refused connection must cost no aiosmtpd session."""
+
+    def __init__(self, gate: ConnectionGate,
+                 open_session: Callable[[], QuickLMTP | QuickSMTP]) -> None:
+        self.gate = gate
+        self.open_session = open_session
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        key = client_key(transport.get_extra_info("peername"))
+        if not self.gate.admit(key):
+            log.warning("mail connection refused: %d sessions open, %d from %s (the caps)",
+                        self.gate.open, self.gate.held_by(key), key)
+            transport.write(TOO_MANY)
+            transport.close()
+            return
+        session = self.open_session()
+        session.gate, session.gate_key = self.gate, key
+        transport.set_protocol(session)
+        session.connection_made(transport)
 
 
 HEADER_NAME = re.compile(rb"[!-9;-~]+:")
@@ -147,6 +153,9 @@ def message_id_of(raw: bytes) -> str:
         return ""
     return " ".join(str(value).split())
 
+
+# pending connections the kernel keeps for the listeners (asyncio's default is 100)
+BACKLOG = 1024
 
 # at most this many mails received at the same time are committed in one transaction
 GROUP_COMMIT_MAX = 64
@@ -281,26 +290,27 @@ async def start_listener(
     gate: ConnectionGate | None = None,
 ) -> Listener:
     """Listen on ``host:port``; ``gate`` caps the sessions open on this and the other
-    listeners sharing it (default: a cap of ``max_mail_connections`` for this one)."""
+    listeners sharing it, in all and per client address (default: caps of
+    ``max_mail_connections`` and ``max_mail_connections_per_client`` for this one)."""
     protocols: list[SMTP] = []
     kind = QuickLMTP if lmtp else QuickSMTP
     hard_limit = settings.max_message_bytes * HARD_LIMIT_FACTOR
-    gate = gate if gate is not None else ConnectionGate(settings.max_mail_connections)
+    gate = gate if gate is not None else ConnectionGate(
+        settings.max_mail_connections, settings.max_mail_connections_per_client)
 
-    def factory() -> asyncio.Protocol:
-        if not gate.admit():
-            log.warning("mail connection refused: %d sessions open, the cap", gate.open)
-            return TooManyConnections()
+    def open_session() -> QuickLMTP | QuickSMTP:
         proto = kind(handler, data_size_limit=hard_limit, hostname=settings.domain,
                      ident="judge", timeout=settings.mail_idle_seconds)
-        proto.gate = gate
         protocols.append(proto)
         if len(protocols) > 256:
             # forget closed sessions so a long-running server does not keep them all
             protocols[:] = [p for p in protocols if getattr(p, "transport", None) is not None]
         return proto
 
-    server = await asyncio.get_running_loop().create_server(factory, host=host, port=port)
+    # a backlog for a burst: past it the kernel drops connection attempts, and each is
+    # retried by its client a second or more later, however free the judge is
+    server = await asyncio.get_running_loop().create_server(
+        lambda: MailDoor(gate, open_session), host=host, port=port, backlog=BACKLOG)
     listener = Listener(handler, server, protocols)
     log.info("%s listener on %s:%d", "LMTP" if lmtp else "SMTP", host, listener.port)
     return listener

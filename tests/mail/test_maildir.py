@@ -181,3 +181,40 @@ async def test_send_without_a_running_judge_says_so(tmp_path: Path,
     config.write_text(f"lmtp_port = {free_port()}\n", encoding="utf-8")
     code, out, err = await _send(config, tmp_path, "HELP\n", capsys)
     assert code == 1 and "no judge answers LMTP" in err and "judge serve" in err
+
+
+async def _read_until(config: Path, capsys: pytest.CaptureFixture[str], *wanted: str) -> str:
+    """`judge read` until every text of ``wanted`` has been printed (mail keeps coming)."""
+    seen = ""
+    for _ in range(600):
+        code, out, err = await _judge(["read", "--config", str(config)], capsys)
+        assert code == 0, err
+        seen += out
+        if all(text in seen for text in wanted):
+            return seen
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never read {wanted}: {seen[-2000:]}")
+
+
+async def test_the_readme_tour(maildir_judge: RunningJudge, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    """README.md's tour, mail by mail: a solo game against the computer, created, confirmed,
+    started and played for one phase, every answer read from the Maildir."""
+    config = _config(tmp_path, maildir_judge, tmp_path / "mail")
+    you = ("--from", "you@example.org")
+    code, out, err = await _send(config, tmp_path, "HELP\n", capsys, *you)
+    assert code == 0 and "Commands understood" in out
+    code, out, err = await _send(config, tmp_path, "CREATE tour secret\nBOTS FRANCE\nSTART\n",
+                                 capsys, *you)
+    token = next(line.split()[2] for line in out.splitlines()
+                 if line.startswith("Subject: confirm "))
+    code, out, err = await _send(config, tmp_path, f"CONFIRM {token}\n", capsys, *you)
+    assert code == 0 and "Address confirmed" in out
+    started = await _read_until(config, capsys, "Game tour created", "You play France")
+    assert "(a computer power) writes to France" in started
+    orders = "SIGNON FRANCE tour secret\nA Par - Bur\nA Mar - Spa\nF Bre - Mid\n"
+    code, out, err = await _send(config, tmp_path, orders, capsys, *you)
+    assert code == 0 and "F BRE - MAO" in out
+    results = await _read_until(config, capsys, "Spring 1901 Movement results")
+    assert "France:  Army Paris -> Burgundy." in results
+    assert "[attachment: " in results and "image/png" in results  # the map

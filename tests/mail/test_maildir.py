@@ -7,6 +7,7 @@ import asyncio
 import email
 import email.policy
 import mailbox
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -46,7 +47,7 @@ async def _send(config: Path, tmp_path: Path, body: str, capsys: pytest.CaptureF
 
 
 @pytest.fixture
-async def maildir_judge(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
+async def maildir_judge(settings: Settings, tmp_path: Path) -> AsyncIterator[RunningJudge]:
     running = await start_judge(replace(settings, outbox_maildir=str(tmp_path / "mail")))
     yield running
     await running.stop()

@@ -2,13 +2,15 @@
 # Settings come from JUDGE_* environment variables (see config/judge.example.toml);
 # `judge serve` runs `alembic upgrade head` itself before it opens any port.
 
-# Stage 1: the wheel, built from the package's own files only (templates and migrations are
-# package data inside it)
+# Stage 1: the wheel, built from the package's own files only (templates/ and migrations/ are
+# mapped into the package by setup.py: package data inside it)
 FROM python:3.11-slim-bookworm AS wheel
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY judge ./judge
+COPY templates ./templates
+COPY migrations ./migrations
 RUN pip wheel --no-deps -w /dist .
 
 # Stage 2: the wheel installed with the PostgreSQL extra, no source tree

@@ -31,6 +31,8 @@ COMMANDS = {
     "serve": "judge.cli_mail",
     "retry-failed": "judge.cli_mail",
     "outbox": "judge.cli_mail",
+    "send": "judge.cli_mail",
+    "read": "judge.cli_mail",
     "demo": "judge.cli_demo",
     "bot": "judge.cli_bot",
 }

@@ -1,4 +1,4 @@
-"""The mail-side subcommands of ``judge``: serve, retry-failed, outbox.
+"""The mail-side subcommands of ``judge``: serve, retry-failed, outbox, send, read.
 
 ``judge.cli`` calls ``register(subparsers)``; each subcommand stores its handler in
 ``args.handler`` and takes ``--config`` (also accepted before the subcommand, if cli.py defines it).
@@ -130,6 +130,75 @@ def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def send(args: argparse.Namespace) -> int:
+    """``judge send [FILE]``: one mail into a running judge (see judge/mail/inject.py); with
+    ``outbox_maildir`` set, waits for the judge's answer there and prints it."""
+    import time
+
+    from judge.mail.inject import InjectError, compose, deliver, envelope_sender
+    from judge.mail.maildir import mark_read, readable, reply_to
+
+    settings = load(getattr(args, "config", None))
+    if args.file in (None, "-"):
+        data = sys.stdin.buffer.read()
+    else:
+        with open(args.file, "rb") as fh:
+            data = fh.read()
+    try:
+        if args.raw:
+            raw, message_id = data, None
+            sender = args.sender or envelope_sender(data)
+        else:
+            sender = args.sender or f"you@{settings.domain}"
+            message = compose(data.decode("utf-8", "replace"), sender, settings.address,
+                              args.subject)
+            raw, message_id = bytes(message), str(message["Message-ID"])
+        deliver(settings, raw, sender, settings.address)
+    except InjectError as exc:
+        sys.stderr.write(f"judge send: {exc}\n")
+        return 1
+    print(f"judge send: {settings.address} took the mail from {sender} "
+          f"(LMTP {settings.lmtp_host}:{settings.lmtp_port})", file=sys.stderr)
+    if not settings.outbox_maildir or message_id is None or args.wait <= 0:
+        return 0
+    end = time.monotonic() + args.wait
+    while time.monotonic() < end:
+        found = reply_to(settings.outbox_maildir, message_id)
+        if found is not None:
+            key, reply = found
+            sys.stdout.write(readable(reply))
+            mark_read(settings.outbox_maildir, key)
+            return 0
+        time.sleep(0.2)
+    sys.stderr.write(f"judge send: no answer in {settings.outbox_maildir} after {args.wait:g}s "
+                     "(the judge may still be busy: `judge read` shows it when it comes)\n")
+    return 1
+
+
+def read(args: argparse.Namespace) -> int:
+    """``judge read``: the mail the judge wrote to ``outbox_maildir`` since the last look."""
+    from judge.mail.maildir import every_message, mark_read, readable, unread
+
+    settings = load(getattr(args, "config", None))
+    folder = args.maildir or settings.outbox_maildir
+    if not folder:
+        sys.stderr.write("judge read: no Maildir: set outbox_maildir (JUDGE_OUTBOX_MAILDIR) "
+                         "or give --maildir\n")
+        return 2
+    shown = 0
+    for key, message in (every_message(folder) if args.all else unread(folder)):
+        if args.to and args.to.lower() not in str(message.get("To", "")).lower():
+            continue
+        sys.stdout.write(("\n" + "=" * 72 + "\n" if shown else "") + readable(message))
+        shown += 1
+        if not args.all:
+            mark_read(folder, key)
+    if not shown:
+        print("judge read: no new mail" if not args.all else "judge read: the Maildir is empty",
+              file=sys.stderr)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
         parser = subparsers.add_parser(name, help=help_text, description=help_text)
@@ -151,6 +220,21 @@ def register(subparsers: Any) -> None:
     box.add_argument("--dead", action="store_true", help="with retry: every dead mail")
     box.add_argument("--status", choices=["rendering", "pending", "sending", "sent", "dead"], default=None)
     box.add_argument("--limit", type=int, default=200)
+    mail = add("send", send, "hand a mail to the running judge over its LMTP listener (the "
+                             "body: command lines; with outbox_maildir, prints the answer)")
+    mail.add_argument("file", nargs="?", help="the mail's body (default: standard input)")
+    mail.add_argument("--from", dest="sender", default="",
+                      help="the sender's address (default: you@ the judge's domain)")
+    mail.add_argument("--subject", default="judge send", help="the mail's subject")
+    mail.add_argument("--raw", action="store_true",
+                      help="FILE is a whole message, headers included, sent as it is")
+    mail.add_argument("--wait", type=float, default=30.0,
+                      help="seconds to wait for the answer in outbox_maildir (0: do not wait)")
+    reader = add("read", read, "print the mail the judge wrote to outbox_maildir since the last "
+                               "`judge read`, oldest first")
+    reader.add_argument("--all", action="store_true", help="every message, read before or not")
+    reader.add_argument("--to", default="", help="only mail to this address")
+    reader.add_argument("--maildir", default="", help="another Maildir (default: outbox_maildir)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -108,6 +108,10 @@ class Settings:
     smtp_connections: int = setting(
         1, "Parallel connections to the relay, each with one message in flight: a crash "
         "re-sends at most this many messages.")
+    outbox_maildir: str = setting(
+        "", "A Maildir folder (created if missing; relative to the working directory) that "
+        "receives every outgoing mail instead of the relay, to try the judge without an MTA: "
+        "read it with `judge read` or any mail reader. Empty: mail goes to smtp_host.")
     verp: bool = setting(
         True, "Envelope sender judge+bounce-<row>-<token>@domain, to tie bounces to seats.")
     max_send_tries: int = setting(

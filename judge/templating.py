@@ -16,10 +16,11 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from judge.i18n import check_lang, translations
 from judge.parsing.commands_lexicon import lexicon
+from judge.shipped import shipped_dir
 
 # the widest power name of each language, for the columns of LIST, SUMMARY and START
 POWER_WIDTH = {"en": 10, "it": 12, "fr": 12}
@@ -40,7 +41,8 @@ def power_with_article(power: str, lang: str) -> str:
 
 
 def _loader() -> BaseLoader:
-    return PackageLoader("judge", "templates")
+    # templates/ at the top of the repository, judge/templates once installed (judge.shipped)
+    return FileSystemLoader(shipped_dir("templates"))
 
 
 def _install(env: Environment, lang: str) -> Environment:

@@ -25,6 +25,8 @@ import pytest
 from alembic.script import ScriptDirectory
 
 ROOT = Path(__file__).resolve().parent.parent
+# the top-level folders the build maps into the package (setup.py, judge/shipped.py)
+SHIPPED = {"templates": "judge/templates", "migrations": "judge/storage/migrations"}
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
@@ -60,9 +62,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # what the project declares
     src = tmp_path_factory.mktemp("src")
     # (without the optional compiled build's extensions, if a checkout has one: setup.py)
-    shutil.copytree(ROOT / "judge", src / "judge",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"))
-    for name in ("pyproject.toml", "README.md"):
+    for folder in ("judge", *SHIPPED):
+        shutil.copytree(ROOT / folder, src / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"))
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, src / name)
     dist = tmp_path_factory.mktemp("dist")
     # no build isolation: the setuptools of the running environment builds it, instead of one
@@ -101,14 +104,25 @@ def clean_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     yield env
 
 
+def _files(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+            and p.suffix not in (".pyc", ".so", ".pyd")}
+
+
 def test_the_wheel_holds_every_file_the_package_reads(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    source = {str(p.relative_to(ROOT)) for p in (ROOT / "judge").rglob("*")
-              if p.is_file() and "__pycache__" not in p.parts
-              and p.suffix not in (".pyc", ".so", ".pyd")}
+    source = {f"judge/{name}" for name in _files(ROOT / "judge")}
     assert source - names == set(), "files of judge/ missing from the wheel"
+    # templates/ and migrations/, mapped into the package
+    for folder, inside in SHIPPED.items():
+        shipped = {f"{inside}/{name}" for name in _files(ROOT / folder)}
+        assert shipped and shipped - names == set(), f"files of {folder}/ missing from the wheel"
     assert "judge/storage/migrations/env.py" in names
+    assert "judge/storage/migrations/versions/0001_initial_schema.py" in names
     assert any(n.startswith("judge/templates/bulletins/") for n in names)
+    # and nothing of them at the wheel's top level
+    assert not any(n.startswith(("templates/", "migrations/")) for n in names)
 
 
 def test_installed_judge_comes_from_the_wheel(venv: Path, tmp_path: Path,
@@ -143,7 +157,7 @@ def test_judge_serve_migrates_a_new_database(venv: Path, tmp_path: Path,
     with sqlite3.connect(database) as conn:
         (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    scripts = ScriptDirectory(str(ROOT / "judge" / "storage" / "migrations"))
+    scripts = ScriptDirectory(str(ROOT / "migrations"))
     assert revision == scripts.get_current_head()
     assert {"inbound_mail", "outbound_mail"} <= tables
 

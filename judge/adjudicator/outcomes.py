@@ -12,7 +12,7 @@ from judge.adjudicator.phase_result import Adjudication as Adjudication
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Rule variants the seeds leave open (see the README's adjudication choices)."""
+    """Rule variants the seeds leave open (see docs/adjudication.md)."""
 
     removal_distance: RemovalDistance = RemovalDistance.HOME
     # seed 001's two-player game: the power the neutral one joined when the lot was drawn

@@ -1,9 +1,10 @@
 """Render bulletin views with Jinja2: one template per event, written in English and translated
 through the catalogs (judge.i18n), in the layout each language's clubs are used to.
 
-Templates live in ``judge/templates/bulletins/<event>.txt.j2`` (package data). The first line
-of a template is ``Subject: ...``; the rest is the body. StrictUndefined turns a misspelt field
-into an error at render time rather than a blank in a player's mail.
+Templates live in ``templates/bulletins/<event>.txt.j2`` (package data: judge/templates once
+installed). The first line of a template is ``Subject: ...``; the rest is the body.
+StrictUndefined turns a misspelt field into an error at render time rather than a blank in a
+player's mail.
 """
 
 from __future__ import annotations

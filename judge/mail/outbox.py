@@ -7,7 +7,8 @@ the runner keeps the ids accepted but not yet recorded, and its next rounds only
 record them, so nothing is sent again while the process lives. A refusal counts a try and
 the row waits with an exponential backoff, jittered; after ``max_send_tries``, or at once on
 a 5xx, the row is dead. A row whose message cannot even be built is dead at its first try,
-with a log line. Rows are carried by a ``Transport`` (``judge.mail.transport``).
+with a log line. Rows are carried by a ``Transport`` (``judge.mail.transport``: SMTP to the
+relay; ``judge.mail.maildir``: files in a Maildir).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from judge.mail.maildir import MaildirTransport
 from judge.mail.sender import (
     Parts,
     blob_refs,
@@ -55,6 +57,15 @@ class Unbuildable(Exception):
     """The row's message could not be built: it never will be."""
 
 
+def default_transports(settings: Settings) -> list[Transport]:
+    """The configured way out: a Maildir (``outbox_maildir``: no MTA needed), else parallel
+    SMTP lanes, each one message in flight at a time (1 by default: a crash then re-sends at
+    most one message)."""
+    if settings.outbox_maildir:
+        return [MaildirTransport(settings.outbox_maildir)]
+    return [SmtpTransport(settings) for _ in range(max(1, settings.smtp_connections))]
+
+
 def jittered(delay: timedelta) -> timedelta:
     """Between half and all of ``delay``: rows refused together do not come back together."""
     return delay * random.uniform(0.5, 1.0)
@@ -78,10 +89,8 @@ class OutboxRunner(Runner):
         self.db = db
         self.settings = settings
         self.now = now
-        # parallel lanes, each one message in flight at a time (1 by default: a crash then
-        # re-sends at most one message)
-        self.transports: list[Transport] = list(transports) if transports else [
-            SmtpTransport(settings) for _ in range(max(1, settings.smtp_connections))]
+        self.transports: list[Transport] = list(transports) if transports else \
+            default_transports(settings)
         self.on_dead = on_dead
         # accepted by the relay, "sent" not yet recorded: (id, when) — recorded before
         # anything else is sent

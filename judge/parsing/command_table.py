@@ -7,8 +7,8 @@ verb; its HELP line is prose, an English msgid in its row here translated by the
 (``judge.i18n``). Nothing else about a command is written anywhere else. From this table come:
 
 * parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``;
-* HELP and the README's command table (``command_rows``; ``scripts/command_table.py`` rewrites the
-  README and a test checks it is current);
+* HELP and the command reference pages, docs/commands*.md (``command_rows``, ``reference_page``;
+  ``scripts/command_table.py`` rewrites the pages and a test checks they are current);
 * authorisation: ``role`` and ``gm_may`` (the service refuses a command before its handler runs);
 * handlers: the service binds one to each verb (``judge.service.commands.registry``), and a test
   checks every verb that reaches the service has one.
@@ -392,7 +392,7 @@ ROLE_ORDER = (Role.ANYONE, Role.PLAYER, Role.GM)
 
 @dataclass(frozen=True)
 class CommandRow:
-    """One line of HELP or of the README table, in one language."""
+    """One line of HELP or of the reference pages, in one language."""
 
     verb: Verb
     role: Role
@@ -437,23 +437,73 @@ def _rule_sets(spec: OptionSpec) -> tuple[str, ...]:
     return tuple(r.value for r in RuleSet if r in spec.rule_sets)
 
 
-def readme_tables() -> str:
-    """The README's two tables (commands, game options) in Markdown, from the declaration."""
+# The command reference pages (docs/commands*.md), one per language, written by
+# scripts/command_table.py and checked by tests/parsing/test_command_table.py. Everything
+# players read in them comes from the declaration and the catalogs (HELP's own headings and
+# lines); only the pages' titles and column names are documentation of their own, here.
+REFERENCE_FILES = {"en": "commands.md", "it": "commands.it.md", "fr": "commands.fr.md"}
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
+_PAGE_WORDS = {
+    "en": {"title": "Mail commands", "command": "command", "also": "also", "what": "what",
+           "option": "option", "values": "values", "rules": "rules", "every": "every rule set"},
+    "it": {"title": "Comandi per posta", "command": "comando", "also": "anche",
+           "what": "a che cosa serve", "option": "opzione", "values": "valori",
+           "rules": "regole", "every": "tutte"},
+    "fr": {"title": "Commandes par courrier", "command": "commande", "also": "aussi",
+           "what": "à quoi elle sert", "option": "option", "values": "valeurs",
+           "rules": "règles", "every": "toutes"},
+}
+REFERENCE_NOTE = ("<!-- generated from judge/parsing/command_table.py by "
+                  "`python scripts/command_table.py`: do not edit -->")
+
+
+def reference_page(lang: str) -> str:
+    """The command reference in ``lang`` (Markdown): HELP's content as tables, each command
+    with its other words and its words in the two other languages."""
+    words = _PAGE_WORDS[lang]
+    others = [other for other in LANGS if other != lang]
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
-    def others(keywords: tuple[str, ...]) -> str:
-        return " / ".join(keywords)
+    def heading(msgid: str) -> str:
+        return tr(lang, msgid).rstrip(" :")
 
-    en, it, fr = (command_rows(lang) for lang in LANGS)
-    lines = ["| command | Italian | French | who | what |", "|---|---|---|---|---|"]
-    for e, i, f in zip(en, it, fr, strict=True):
-        usage = f"{e.keyword} {e.args}".strip()
-        lines.append(f"| `{cell(usage)}` | {cell(others(i.keywords))} | "
-                     f"{cell(others(f.keywords))} | {e.role.value} | {cell(e.help)} |")
-    lines += ["", "| option | Italian | French | values | rules |", "|---|---|---|---|---|"]
-    for oe, oi, of in zip(option_rows("en"), option_rows("it"), option_rows("fr"), strict=True):
-        rules = ", ".join(oe.rule_sets) or "all"
-        lines.append(f"| `{oe.keyword}` | {cell(others(oi.keywords))} | "
-                     f"{cell(others(of.keywords))} | {cell(oe.values)} | {rules} |")
-    return "\n".join(lines) + "\n"
+    rows = {other: {row.verb: row for row in command_rows(other)} for other in LANGS}
+    links = " · ".join(f"[{LANGUAGE_NAMES[other]}]({REFERENCE_FILES[other]})"
+                       for other in LANGS)
+    lines = [REFERENCE_NOTE, "", f"# {words['title']} ({LANGUAGE_NAMES[lang]})", "", links, "",
+             tr(lang, 'Commands understood by this judge (one per line; SIGNOFF or a "-- " '
+                      "signature ends them; lines starting // are comments):").rstrip(":") + ".",
+             ""]
+    titles = {Role.ANYONE: "Anyone:", Role.PLAYER: "Players, after SIGNON:",
+              Role.GM: "The GM, after SIGNON GM game password:"}
+    header = (f"| {words['command']} | {words['also']} | "
+              + " | ".join(LANGUAGE_NAMES[other] for other in others)
+              + f" | {words['what']} |")
+    for role in ROLE_ORDER:
+        lines += [f"## {heading(titles[role])}", "", header, "|---|---|---|---|---|"]
+        # a block's closing word (ENDPRESS) belongs to the players' press commands
+        shown = (role, Role.BLOCK) if role is Role.PLAYER else (role,)
+        for row in command_rows(lang, shown):
+            usage = f"{row.keyword} {row.args}".strip()
+            elsewhere = " | ".join(cell(" / ".join(rows[other][row.verb].keywords))
+                                   for other in others)
+            lines.append(f"| `{cell(usage)}` | {cell(' / '.join(row.keywords[1:]))} | "
+                         f"{elsewhere} | {cell(row.help)} |")
+        lines.append("")
+    lines += [f"## {heading('Game options (GM, one per line):')}", "",
+              f"| {words['option']} | {words['also']} | "
+              + " | ".join(LANGUAGE_NAMES[other] for other in others)
+              + f" | {words['values']} | {words['rules']} |",
+              "|---|---|---|---|---|---|"]
+    options = {other: option_rows(other) for other in LANGS}
+    for i, option in enumerate(options[lang]):
+        elsewhere = " | ".join(cell(" / ".join(options[other][i].keywords)) for other in others)
+        lines.append(f"| `{cell(option.keyword)}` | {cell(' / '.join(option.keywords[1:]))} | "
+                     f"{elsewhere} | {cell(option.values)} | "
+                     f"{', '.join(option.rule_sets) or words['every']} |")
+    lines += ["", tr(lang, "After SIGNON, every line that is not a command is an order; each "
+                           "mail gives the whole set for the phase."),
+              tr(lang, "Keywords work in English, Italian and French."), ""]
+    return "\n".join(lines)

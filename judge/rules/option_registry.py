@@ -3,7 +3,7 @@ default, how a value is checked, and the rule sets it applies to.
 
 Read by the CREATE/SET parser (``judge.parsing.commands_options``: the keywords and the value
 grammar of each type), the storage defaults (``default_game_options``), LIST and SUMMARY
-(``shown_options``), HELP and the README's option table (``judge.parsing.command_table``), and
+(``shown_options``), HELP and the option table of docs/commands*.md (``judge.parsing.command_table``), and
 the service (``judge.service.games.apply_option``: which options lock at START, which rule
 sets an option applies to, and what setting it stores). A new option is one entry here and,
 when storing the parsed value as it is will not do, one setter function beside it (plus, when
@@ -156,7 +156,7 @@ class OptionSpec:
     key: str  # the option's name (and its key in the game's option dict, unless ``stored``)
     words: Mapping[str, tuple[str, ...]]  # language -> keywords, the usual one first
     type: OptionType
-    values: Mapping[str, str]  # language -> what the values look like (HELP, README)
+    values: Mapping[str, str]  # language -> what the values look like (HELP, docs/commands*.md)
     default: Any = None  # stored at CREATE (None: not stored; the game row holds it)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     low: int = 0
@@ -255,7 +255,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
                choices={"hundred": ("HUNDRED", "100", "CENTO", "CENT", "C-DIPLO"),
                         "draw_size": ("DRAW", "DRAWSIZE", "DSS", "PATTA", "NULLE"),
                         "sum_of_squares": ("SQUARES", "SOS", "QUADRATI", "CARRES")}),
-    # the house rules' waits, in hours (README: ONP, two strikes; read by snapshot_rows)
+    # the house rules' waits, in hours (docs/house-rules.md: ONP, two strikes; read by snapshot_rows)
     OptionSpec("replacement_wait_hours", _w("REPLACEMENT WAIT", "ATTESA SOSTITUTO",
                                             "ATTENTE REMPLACANT"), OptionType.NUMBER,
                _v("168 (hours the game waits for a replacement)",

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.settings import ConfigError
+from judge.shipped import shipped_dir
 
 try:
     import fcntl
@@ -33,9 +34,6 @@ log = logging.getLogger(__name__)
 # how long a SQLite writer waits for the lock before "database is locked"
 SQLITE_BUSY_SECONDS = 30.0
 
-# The Alembic scripts ship inside the package (judge/storage/migrations), so an installed wheel
-# migrates from any working directory; Alembic reads "package:folder" through importlib.
-MIGRATIONS = "judge.storage:migrations"
 
 
 class MissingDriverError(ConfigError):
@@ -261,7 +259,9 @@ def alembic_config(connection: Any = None) -> Any:
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", MIGRATIONS)
+    # migrations/ at the top of the repository, shipped inside the package as
+    # judge/storage/migrations (judge.shipped): an installed judge migrates from any directory
+    cfg.set_main_option("script_location", str(shipped_dir("migrations")))
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg

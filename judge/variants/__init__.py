@@ -1,5 +1,5 @@
 """Variant folders (package data only): ``<name>/variant.json``, ``map.json``, ``drawing.json``.
 
 Read by ``judge.adjudicator.catalog`` (the rules and the map) and ``judge.maps.layout`` (the
-drawing); see the README's "Variants" section for the format.
+drawing); see docs/variants-format.md for the format.
 """

@@ -1,4 +1,5 @@
-"""The command table: one declaration per command, from which parsing, HELP and the README come."""
+"""The command table: one declaration per command, from which parsing, HELP and the command
+reference pages (docs/commands*.md) come."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import pytest
 
 from judge.parsing.command_table import (
     COMMANDS,
+    REFERENCE_FILES,
     SPECS,
     ArgumentProblem,
     command_rows,
     read_arguments,
-    readme_tables,
+    reference_page,
 )
 from judge.parsing.commands import LANGS, Command, Malformed, Problem, Role, Verb, parse_mail
 from judge.parsing.commands_lexicon import lexicon
@@ -105,9 +107,26 @@ def test_help_rows_follow_the_table_in_each_language() -> None:
         assert all(r.keyword and r.help for r in rows)
 
 
-def test_readme_table_is_generated_from_the_table() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme_tables() in readme
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_reference_pages_are_generated_from_the_table(lang: str) -> None:
+    page = ROOT / "docs" / REFERENCE_FILES[lang]
+    assert page.read_text(encoding="utf-8") == reference_page(lang), (
+        f"{page.relative_to(ROOT)} is stale: run python scripts/command_table.py")
+
+
+def test_the_reference_script_checks_and_writes_the_pages(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "command_table.py"), "--check"],
                           capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 0, done.stdout
+    written = subprocess.run([sys.executable, str(ROOT / "scripts" / "command_table.py"),
+                              "--docs", str(tmp_path)], capture_output=True, text=True,
+                             check=True, cwd=ROOT)
+    assert written.returncode == 0
+    for lang, name in REFERENCE_FILES.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == reference_page(lang)
+    (tmp_path / REFERENCE_FILES["fr"]).write_text("hand-edited\n", encoding="utf-8")
+    stale = subprocess.run([sys.executable, str(ROOT / "scripts" / "command_table.py"), "--check",
+                            "--docs", str(tmp_path)], capture_output=True, text=True,
+                           check=False, cwd=ROOT)
+    assert stale.returncode == 1 and "commands.fr.md" in stale.stdout
+    assert "python scripts/command_table.py" in stale.stdout

@@ -374,7 +374,7 @@ def test_seed_000_retreat_into_the_province_the_attacker_left() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="seed 000 resolves the convoying fleets' battles first (the old rule); the judge "
-    "applies the Szykman rule (README, adjudication choices): both convoyed armies fail",
+    "applies the Szykman rule (docs/adjudication.md): both convoyed armies fail",
 )
 def test_seed_000_convoy_battles_resolved_first() -> None:
     # "aucune des flottes n'est délogée, les convois ont donc lieu vers Londres et la Belgique.

@@ -73,7 +73,7 @@ def test_late_days_are_counted_in_words_of_the_language(db: Database, lang: str)
     assert wanted in reply
 
 
-# point 13: the waits the README calls configurable are GM options, set by mail
+# point 13: the waits docs/house-rules.md calls configurable are GM options, set by mail
 WAITS = {
     "it": "ATTESA SOSTITUTO 240\nPROROGA SOSTITUTO 72\nVOTO SOMMOSSA 36\nVOTO SOMMOSSA 960",
     "fr": "ATTENTE REMPLACANT 240\nDELAI REMPLACANT 72\nVOTE SOMMOSSA 36\nVOTE SOMMOSSA 960",

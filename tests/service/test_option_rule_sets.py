@@ -1,12 +1,12 @@
 """Issue 12 point 5: an option applies to the rule sets the registry declares. CREATE/SET
 refuse one that means nothing under the game's rules, in the game's language; HELP and the
-README's table say where each applies."""
+reference pages (docs/commands*.md) say where each applies."""
 
 from __future__ import annotations
 
 import pytest
 
-from judge.parsing.command_table import readme_tables
+from judge.parsing.command_table import reference_page
 from judge.rules.option_registry import OPTIONS, option
 from judge.rules.options import RuleSet
 from judge.service.games import options
@@ -49,13 +49,13 @@ def test_the_same_option_is_taken_under_the_italian_rules(db: Database) -> None:
     assert options(h.game("club"))["replacement_wait_hours"] == 240
 
 
-def test_help_and_the_readme_table_say_where_an_option_applies(db: Database) -> None:
-    table = readme_tables()
+def test_help_and_the_reference_page_say_where_an_option_applies(db: Database) -> None:
+    table = reference_page("en")
     rows = {line.split("|")[1].strip(" `"): line for line in table.splitlines()
             if line.startswith("| `")}
     for spec in OPTIONS:
         row = rows[spec.keyword("en")]
-        want = "all" if spec.rule_sets == frozenset(RuleSet) else ", ".join(
+        want = "every rule set" if spec.rule_sets == frozenset(RuleSet) else ", ".join(
             r.value for r in RuleSet if r in spec.rule_sets)
         assert row.rstrip(" |").endswith(want), row
     h = Harness(db)

@@ -1,4 +1,4 @@
-"""Reply texts: Jinja2 templates in ``judge/templates/replies/``, written once in English and
+"""Reply texts: Jinja2 templates in ``templates/replies/``, written once in English and
 translated through the catalogs (judge.i18n, judge.templating); StrictUndefined.
 
 ``messages.j2`` holds one macro per outcome or refusal (named after the enum value), so a

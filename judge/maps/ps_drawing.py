@@ -232,6 +232,7 @@ def credits_of(ps_text: str, trace: Trace) -> list[str]:
     on_map = " ".join(t.strip() for _, t in trace.texts if t.strip())
     if on_map:
         out.append(re.sub(r"\s+", " ", on_map))
+    out.append(f"DPjudge map library, {LICENCE}")
     return out
 
 

@@ -22,20 +22,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.maps.ps_drawing import drawing_from_ps, label_points  # noqa: E402
+from judge.maps.ps_drawing import PsDrawingError, drawing_from_ps, label_points  # noqa: E402
 
 LIBRARY = ROOT.parent / "shared" / "variants" / "dpjudge"
 VARIANTS = ("ancmed", "1900", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
-            "crowded", "fiveman", "britain", "hundred", "sengoku")
+            "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8")
 
 
-def codes_of(name: str, ps_text: str) -> list[str]:
+def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str]]:
+    """The province codes, their English names and the impassable ones: the variant's
+    ``map.json``'s, or (no map.json yet) the drawing's own label points."""
     board = ROOT / "judge" / "variants" / name / "map.json"
-    if board.is_file():
-        provinces = json.loads(board.read_text("utf-8"))["provinces"]
-        records = provinces.values() if isinstance(provinces, dict) else provinces
-        return sorted(str(p["code"]).upper() for p in records if not p.get("parent"))
-    return sorted(c for c in label_points(ps_text) if "/" not in c)
+    if not board.is_file():
+        return sorted(c for c in label_points(ps_text) if "/" not in c), {}, []
+    provinces = json.loads(board.read_text("utf-8"))["provinces"]
+    records = [p for p in (provinces.values() if isinstance(provinces, dict) else provinces)
+               if not p.get("parent")]
+    codes = sorted(str(p["code"]).upper() for p in records)
+    names = {str(p["code"]).upper(): str(p.get("names", {}).get("en", {}).get("name", ""))
+             for p in records}
+    shut = [str(p["code"]).upper() for p in records if p.get("type") == "impassable"]
+    return codes, names, shut
 
 
 def write(name: str, library: Path) -> str:
@@ -43,7 +50,8 @@ def write(name: str, library: Path) -> str:
     if not ps.is_file():
         return f"{name}: no {ps.name} (drawn on another map's drawing), skipped"
     text = ps.read_text("latin-1")
-    drawing = drawing_from_ps(text, codes_of(name, text), variant=name)
+    codes, names, shut = map_of(name, text)
+    drawing = drawing_from_ps(text, codes, variant=name, names=names, impassable=shut)
     folder = ROOT / "judge" / "variants" / name
     folder.mkdir(exist_ok=True)
     out = json.dumps(drawing, ensure_ascii=False, indent=1) + "\n"
@@ -58,7 +66,10 @@ def main() -> None:
     parser.add_argument("--library", type=Path, default=LIBRARY)
     args = parser.parse_args()
     for name in args.names:
-        print(write(name, args.library))
+        try:
+            print(write(name, args.library))
+        except PsDrawingError as exc:  # an older drawing (chromatic's "mapit"), say which
+            print(f"{name}: {exc}")
 
 
 if __name__ == "__main__":

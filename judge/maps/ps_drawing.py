@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,6 +128,9 @@ def run_ghostscript(ps_text: str, gs: str = "gs", timeout: float = 120.0) -> str
     except FileNotFoundError as exc:
         raise PsDrawingError(f"Ghostscript ({gs}) is not installed: apt-get install ghostscript") from exc
     out = done.stdout.decode("latin-1")
+    if "/undefined in PageSetup" in out or "/undefined in MapForm" in out:
+        raise PsDrawingError("the drawing is not dpmap's (no PageSetup, SwitchToMapMode, MapForm:"
+                             " an older drawing such as chromatic.ps or classical.ps)")
     if done.returncode != 0 or "CLIP" not in out or "Error" in out.split("CLIP", 1)[0]:
         raise PsDrawingError(f"Ghostscript failed on the drawing: {(out + done.stderr.decode('latin-1'))[:300]}")
     return out
@@ -183,6 +186,41 @@ def label_points(ps_text: str) -> dict[str, Point2]:
         elif inside and (m := _INFO.match(line)):
             points[m.group(3).upper()] = (float(m.group(1)), float(m.group(2)))
     return points
+
+
+def info_names(ps_text: str) -> dict[str, str]:
+    """``% INFO``: each point's name (``AND`` -> ``Andalusia``)."""
+    out: dict[str, str] = {}
+    inside = False
+    for line in ps_text.splitlines():
+        if line.startswith("% INFO"):
+            inside = True
+        elif line.startswith("% MAP") or (inside and not line.startswith("%")):
+            break
+        elif inside and (m := _INFO.match(line)):
+            out[m.group(3).upper()] = m.group(4).strip()
+    return out
+
+
+def _renamed(points: dict[str, Point2], info: dict[str, str], codes: Collection[str],
+             names: Mapping[str, str]) -> dict[str, Point2]:
+    """The label points under the ``.map``'s codes: a code the drawing lacks takes the point
+    of the same name (and its split coasts)."""
+    out = dict(points)
+    by_name = {name.lower(): code for code, name in info.items() if "/" not in code}
+    for code in codes:
+        code = code.upper()
+        if code in out or "/" in code:
+            continue
+        other = by_name.get(names.get(code, "").lower())
+        if other is None or other in codes:
+            continue
+        for key, point in points.items():
+            head, _, coast = key.partition("/")
+            if head == other:
+                out[code + ("/" + coast if coast else "")] = point
+                out.pop(key, None)
+    return out
 
 
 def _block(ps_text: str, name: str) -> list[str]:
@@ -300,15 +338,23 @@ def _fill_shapes(trace: Trace) -> list[tuple[tuple[float, float, float], Polygon
 
 
 def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
-                    gs: str = "gs") -> dict[str, Any]:
+                    gs: str = "gs", *, names: Mapping[str, str] | None = None,
+                    impassable: Collection[str] = ()) -> dict[str, Any]:
     """The ``drawing.json`` of the map drawn by ``ps_text`` for provinces ``codes`` (the
-    ``.map``'s abbreviations; split coasts are read from the drawing's label points)."""
+    ``.map``'s abbreviations; split coasts are read from the drawing's label points).
+
+    A code the drawing labels otherwise (modern's Andalusia is ``ADL`` in the ``.map``, ``AND``
+    in the drawing) is found by its English name in ``names`` (code -> name), as the
+    drawing's ``% INFO`` header names each point. A province of ``impassable`` may have no
+    label (canton's Nepal): it is left out and its area drawn as land not played."""
     trace = parse_trace(run_ghostscript(ps_text, gs))
-    points = label_points(ps_text)
+    points = _renamed(label_points(ps_text), info_names(ps_text), codes, names or {})
+    blocked = {c.upper() for c in impassable}
     wanted = {c.upper() for c in codes if "/" not in c}
-    missing = sorted(wanted - set(points))
+    missing = sorted(wanted - set(points) - blocked)
     if missing:
         raise PsDrawingError(f"the drawing has no label point for {', '.join(missing)}")
+    wanted &= set(points)
     x0, y0, x1, y1 = trace.clip
     frame = box(x0, y0, x1, y1)
     lines = [g for g in (ln.intersection(frame) for ln in _lines(trace)) if not g.is_empty]
@@ -340,8 +386,8 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
         if name not in wanted and not name.startswith("_"):
             name = "_" + _colour_at(face.representative_point(), fills)
         groups[name].append(face)
-    names = sorted(groups)
-    merged = [unary_union(groups[n]) for n in names]
+    shape_names = sorted(groups)
+    merged = [unary_union(groups[n]) for n in shape_names]
     scale = round(TARGET / max(x1 - x0, y1 - y0), 4)
     simple = shapely.coverage_simplify(merged, TOLERANCE / scale)
 
@@ -349,9 +395,9 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
         return (round((p[0] - x0) * scale, 1), round((y1 - p[1]) * scale, 1))
 
     width, height = round((x1 - x0) * scale), round((y1 - y0) * scale)
-    paths = {n: _path(g, to_px) for n, g in zip(names, simple, strict=True)}
+    paths = {n: _path(g, to_px) for n, g in zip(shape_names, simple, strict=True)}
     shapes_px = {n: affinity.affine_transform(g, [scale, 0, 0, -scale, -x0 * scale, y1 * scale])
-                 for n, g in zip(names, merged, strict=True)}
+                 for n, g in zip(shape_names, merged, strict=True)}
     centres = supply_points(ps_text)
     provinces: dict[str, Any] = {}
     for code in sorted(wanted):

@@ -29,12 +29,12 @@ VARIANTS = ("ancmed", "1900", "modern", "youngstown", "chaos", "fleetrome", "mil
             "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8")
 
 
-def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str]]:
-    """The province codes, their English names and the impassable ones: the variant's
-    ``map.json``'s, or (no map.json yet) the drawing's own label points."""
+def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str], list[str]]:
+    """The province codes, their English names, the impassable ones and the seas: the
+    variant's ``map.json``'s, or (no map.json yet) the drawing's own label points."""
     board = ROOT / "judge" / "variants" / name / "map.json"
     if not board.is_file():
-        return sorted(c for c in label_points(ps_text) if "/" not in c), {}, []
+        return sorted(c for c in label_points(ps_text) if "/" not in c), {}, [], []
     provinces = json.loads(board.read_text("utf-8"))["provinces"]
     records = [p for p in (provinces.values() if isinstance(provinces, dict) else provinces)
                if not p.get("parent")]
@@ -42,7 +42,8 @@ def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str
     names = {str(p["code"]).upper(): str(p.get("names", {}).get("en", {}).get("name", ""))
              for p in records}
     shut = [str(p["code"]).upper() for p in records if p.get("type") == "impassable"]
-    return codes, names, shut
+    seas = [str(p["code"]).upper() for p in records if p.get("type") == "sea"]
+    return codes, names, shut, seas
 
 
 def write(name: str, library: Path) -> str:
@@ -50,8 +51,8 @@ def write(name: str, library: Path) -> str:
     if not ps.is_file():
         return f"{name}: no {ps.name} (drawn on another map's drawing), skipped"
     text = ps.read_text("latin-1")
-    codes, names, shut = map_of(name, text)
-    drawing = drawing_from_ps(text, codes, variant=name, names=names, impassable=shut)
+    codes, names, shut, seas = map_of(name, text)
+    drawing = drawing_from_ps(text, codes, variant=name, names=names, impassable=shut, seas=seas)
     folder = ROOT / "judge" / "variants" / name
     folder.mkdir(exist_ok=True)
     out = json.dumps(drawing, ensure_ascii=False, indent=1) + "\n"

@@ -131,8 +131,9 @@ def _board(variant: str) -> _Board:
     under = _rasterise(layout.width, layout.height,
                        f'<rect width="{layout.width}" height="{layout.height}" '
                        f'fill="{style.SEA}"/>' + drawing._provinces(layout, neutral, board))
+    # a province the drawing leaves out (an impassable one it does not label) has no mask
     masks = {code: _mask(layout, code) for code in board.supply_centers
-             if code in layout.rings and layout.kind(code) not in ("sea", "impassable")}
+             if layout.rings.get(code) and layout.kind(code) not in ("sea", "impassable")}
     return _Board(layout, under, masks)
 
 
@@ -360,7 +361,8 @@ def _palette(variant: str) -> Image.Image:
     layout = variant_layout(variant)
     units: dict[str, list[str]] = {}
     results: dict[str, list[dict[str, str]]] = {}
-    for i, code in enumerate(sorted(geography.provinces)):
+    drawn = [c for c in sorted(geography.provinces) if c in layout.anchors]
+    for i, code in enumerate(drawn):
         power = powers[i % len(powers)]
         kind = "F" if layout.kind(code) == "sea" else "A"
         units.setdefault(power, []).append(f"{kind} {code}")

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,12 +77,16 @@ PageSetup SwitchToMapMode
 /MapCTM matrix currentmatrix def
 (CLIP ) print clippath MapCTM setmatrix pathbbox 4 { _p } repeat (\n) print
 MapForm execform
+/DrawOffBoardBoxes where { pop DrawOffBoardBoxes } if
 quit
 """
 
 Point2 = tuple[float, float]
-# the drawing's larger side in pixels (the standard board's is 1200)
+# the drawing's larger side in pixels (the standard board's is 1200), more (up to LARGEST) for a
+# map whose provinces stand closer than SPACING pixels (youngstown's Europe is a corner of Asia)
 TARGET = 1100
+LARGEST = 1800
+SPACING = 26.0
 # simplification tolerance, in output pixels
 TOLERANCE = 0.5
 # a face without a label point larger than this share of the map is unplayed land or water;
@@ -339,14 +343,18 @@ def _fill_shapes(trace: Trace) -> list[tuple[tuple[float, float, float], Polygon
 
 def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
                     gs: str = "gs", *, names: Mapping[str, str] | None = None,
-                    impassable: Collection[str] = ()) -> dict[str, Any]:
+                    impassable: Collection[str] = (), seas: Collection[str] = (),
+                    ) -> dict[str, Any]:
     """The ``drawing.json`` of the map drawn by ``ps_text`` for provinces ``codes`` (the
     ``.map``'s abbreviations; split coasts are read from the drawing's label points).
 
     A code the drawing labels otherwise (modern's Andalusia is ``ADL`` in the ``.map``, ``AND``
     in the drawing) is found by its English name in ``names`` (code -> name), as the
     drawing's ``% INFO`` header names each point. A province of ``impassable`` may have no
-    label (canton's Nepal): it is left out and its area drawn as land not played."""
+    label (canton's Nepal): it is left out and its area drawn as land not played. ``seas``
+    (the sea provinces' codes), when given, tell a label standing in the wrong colour (on
+    youngstown, Venice's is in the Adriatic) from its province's own: the province is then
+    the nearest area of its colour that holds no label of its colour."""
     trace = parse_trace(run_ghostscript(ps_text, gs))
     points = _renamed(label_points(ps_text), info_names(ps_text), codes, names or {})
     blocked = {c.upper() for c in impassable}
@@ -362,13 +370,14 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
     province_points = {c: p for c, p in points.items() if "/" not in c}
     fills = _fill_shapes(trace)
     faces = [f for f in polygonize(network) if f.area > 1e-6]
-    owner, crowded = _owners(faces, province_points, wanted, fills)
+    water = {c.upper() for c in seas}
+    owner, crowded = _owners(faces, province_points, wanted, fills, water)
     if crowded:
         # a face still holding several labels (a strait with no line across it, a border left
         # open) is cut between them, half way (Voronoi), and the network polygonized again
         cuts = _cuts(faces, crowded, province_points)
         faces = [f for f in polygonize(unary_union([network, *cuts])) if f.area > 1e-6]
-        owner, crowded = _owners(faces, province_points, wanted, fills)
+        owner, crowded = _owners(faces, province_points, wanted, fills, water)
         if crowded:
             codes_left = sorted(c for cs in crowded.values() for c in cs)
             raise PsDrawingError(f"{', '.join(codes_left)} share areas of the drawing")
@@ -388,7 +397,7 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
         groups[name].append(face)
     shape_names = sorted(groups)
     merged = [unary_union(groups[n]) for n in shape_names]
-    scale = round(TARGET / max(x1 - x0, y1 - y0), 4)
+    scale = _scale(trace.clip, [province_points[c] for c in wanted])
     simple = shapely.coverage_simplify(merged, TOLERANCE / scale)
 
     def to_px(p: Point2) -> Point2:
@@ -454,7 +463,7 @@ def _cuts(faces: list[Polygon], crowded: dict[int, list[str]],
 
 
 def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
-            fills: list[tuple[tuple[float, float, float], Polygon]],
+            fills: list[tuple[tuple[float, float, float], Polygon]], seas: set[str],
             ) -> tuple[dict[int, str], dict[int, list[str]]]:
     """Each face's province, and the faces left holding several provinces' labels.
 
@@ -472,6 +481,8 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
 
     owner: dict[int, str] = {}
     crowded: dict[int, list[str]] = {}
+    if seas:
+        held = _placed(faces, held, points, wanted, seas, colour_of, tree)
     for i, codes in sorted(held.items()):
         ours = [c for c in codes if c in wanted] or codes[:1]
         if len(ours) > 1:
@@ -490,6 +501,48 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
         else:
             crowded[i] = ours
     return owner, crowded
+
+
+def _placed(faces: list[Polygon], held: dict[int, list[str]], points: dict[str, Point2],
+            wanted: set[str], seas: set[str], colour_of: Callable[[int], str],
+            tree: Any) -> dict[int, list[str]]:
+    """``held`` with each label standing in the wrong colour moved to its province's area:
+    the nearest one of its colour (within ``ISLAND_REACH``) that holds no label of its
+    colour; a label with no such area stays where it is."""
+    expected = {c: "water" if c in seas else "land" for c in wanted}
+    out: dict[int, list[str]] = defaultdict(list)
+    strays: list[tuple[int, str]] = []
+    for i, codes in held.items():
+        for code in codes:
+            if code in expected and colour_of(i) != expected[code]:
+                strays.append((i, code))
+            else:
+                out[i].append(code)
+    for i, code in strays:
+        here = Point(points[code])
+        free = [int(j) for j in tree.query(here.buffer(ISLAND_REACH))
+                if colour_of(int(j)) == expected[code]
+                and not any(c in wanted for c in out.get(int(j), []))]
+        if free:
+            j = min(free, key=lambda j: (faces[j].distance(here), -faces[j].area))
+            out[j].append(code)
+        else:
+            out[i].append(code)
+    return dict(out)
+
+
+def _scale(clip: tuple[float, float, float, float], points: list[Point2]) -> float:
+    """Pixels per map unit: the drawing TARGET wide, or wider (up to LARGEST) until nine
+    labels in ten stand SPACING pixels or more from their nearest neighbour (units are 22
+    wide, names 10 high)."""
+    x0, y0, x1, y1 = clip
+    side = max(x1 - x0, y1 - y0)
+    nearest = sorted(
+        min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5 for q in points if q != p)
+        for p in points
+    ) if len(points) > 1 else []
+    tight = nearest[len(nearest) // 10] if nearest else side
+    return round(min(max(TARGET / side, SPACING / max(tight, 1e-6)), LARGEST / side), 4)
 
 
 def _merge_pieces(faces: list[Polygon], owner: dict[int, str], unplayed: dict[int, str]) -> None:

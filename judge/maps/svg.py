@@ -433,8 +433,14 @@ def _credits(layout: Layout) -> str:
         f'<text x="{layout.width - 6}" y="{layout.height - 6 - 10 * i}">{escape(text)}</text>'
         for i, text in enumerate(reversed(layout.credits))
     )
-    return (f'<g class="credits" font-size="8" fill="{style.LABEL}" fill-opacity="0.8" '
-            f'text-anchor="end">{lines}</g>')
+    # on a pale box, so that they read over the map's own names (DejaVu Sans 8px: under 5px a
+    # character)
+    width = 8 + 4.6 * max(len(text) for text in layout.credits)
+    height = 6 + 10 * len(layout.credits)
+    return (f'<g class="credits" font-size="8" fill="{style.LABEL}" text-anchor="end">'
+            f'<rect x="{layout.width - width:.0f}" y="{layout.height - height:.0f}" '
+            f'width="{width:.0f}" height="{height}" fill="#ffffff" fill-opacity="0.75"/>'
+            f'{lines}</g>')
 
 
 def _caption(snap: MapSnapshot) -> str:

@@ -97,6 +97,8 @@ UNPLAYED_SHARE = 0.002
 SNAP = 1.5
 # how far from its island (map units) an island's label may stand in the sea
 ISLAND_REACH = 25.0
+# the smallest share of the map an area standing for a province (whose label is elsewhere) has
+MIN_AREA = 0.00002
 LICENCE = "MIT licence, Copyright 2017 Manus Hand (DPjudge)"
 
 _INFO = re.compile(r"^%\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s+(\S+)\s*(.*)$")
@@ -473,6 +475,8 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
     held = _holders(faces, points)
     tree = shapely.STRtree(faces)
     colour: dict[int, str] = {}
+    # slivers left between nearly identical lines are never a province's own area
+    least = MIN_AREA * sum(f.area for f in faces)
 
     def colour_of(i: int) -> str:
         if i not in colour:
@@ -482,13 +486,13 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
     owner: dict[int, str] = {}
     crowded: dict[int, list[str]] = {}
     if seas:
-        held = _placed(faces, held, points, wanted, seas, colour_of, tree)
+        held = _placed(faces, held, points, wanted, seas, colour_of, tree, least, fills)
     for i, codes in sorted(held.items()):
         ours = [c for c in codes if c in wanted] or codes[:1]
         if len(ours) > 1:
             near = [int(j) for j in tree.query(faces[i].buffer(ISLAND_REACH))
                     if int(j) not in held and int(j) not in owner
-                    and colour_of(int(j)) != colour_of(i)]
+                    and faces[int(j)].area >= least and colour_of(int(j)) != colour_of(i)]
             for j in sorted(near, key=lambda j: -faces[j].area):
                 if len(ours) < 2:
                     break
@@ -505,7 +509,8 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
 
 def _placed(faces: list[Polygon], held: dict[int, list[str]], points: dict[str, Point2],
             wanted: set[str], seas: set[str], colour_of: Callable[[int], str],
-            tree: Any) -> dict[int, list[str]]:
+            tree: Any, least: float, fills: list[tuple[tuple[float, float, float], Polygon]],
+            ) -> dict[int, list[str]]:
     """``held`` with each label standing in the wrong colour moved to its province's area:
     the nearest one of its colour (within ``ISLAND_REACH``) that holds no label of its
     colour; a label with no such area stays where it is."""
@@ -514,14 +519,14 @@ def _placed(faces: list[Polygon], held: dict[int, list[str]], points: dict[str, 
     strays: list[tuple[int, str]] = []
     for i, codes in held.items():
         for code in codes:
-            if code in expected and colour_of(i) != expected[code]:
+            if code in expected and _colour_at(Point(points[code]), fills) != expected[code]:
                 strays.append((i, code))
             else:
                 out[i].append(code)
     for i, code in strays:
         here = Point(points[code])
         free = [int(j) for j in tree.query(here.buffer(ISLAND_REACH))
-                if colour_of(int(j)) == expected[code]
+                if faces[int(j)].area >= least and colour_of(int(j)) == expected[code]
                 and not any(c in wanted for c in out.get(int(j), []))]
         if free:
             j = min(free, key=lambda j: (faces[j].distance(here), -faces[j].area))

@@ -28,6 +28,7 @@ keep identical vertices, which ``layout.shared_edges`` relies on) and scaled to 
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 from collections import defaultdict
@@ -38,7 +39,7 @@ from typing import Any
 import shapely
 from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
-from shapely.ops import polygonize, unary_union
+from shapely.ops import polygonize, polylabel, unary_union
 
 # Redefinitions read before the drawing, so that its ``/f /fill ld`` and ``bind`` take them.
 # Each prints "F|S b g r width" (the stack pops the colour backwards), the path in map
@@ -405,14 +406,15 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
     def to_px(p: Point2) -> Point2:
         return (round((p[0] - x0) * scale, 1), round((y1 - p[1]) * scale, 1))
 
-    width, height = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    # whole pixels, every rounded coordinate inside
+    width, height = math.ceil((x1 - x0) * scale - 0.01), math.ceil((y1 - y0) * scale - 0.01)
     paths = {n: _path(g, to_px) for n, g in zip(shape_names, simple, strict=True)}
     shapes_px = {n: affinity.affine_transform(g, [scale, 0, 0, -scale, -x0 * scale, y1 * scale])
                  for n, g in zip(shape_names, merged, strict=True)}
     centres = supply_points(ps_text)
     provinces: dict[str, Any] = {}
     for code in sorted(wanted):
-        unit = to_px(province_points[code])
+        unit = _inside(to_px(province_points[code]), shapes_px.get(code))
         record: dict[str, Any] = {
             "path": paths.get(code, ""),
             "unit": list(unit),
@@ -496,7 +498,12 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
             for j in sorted(near, key=lambda j: -faces[j].area):
                 if len(ours) < 2:
                     break
-                code = min(ours, key=lambda c: faces[j].distance(Point(points[c])))
+                # with the seas known, land goes to land provinces only (Sicily, not played,
+                # lies between the Tyrrhenian and Ionian seas' labels)
+                fit = [c for c in ours if not seas or (c in seas) == (colour_of(j) == "water")]
+                if not fit:
+                    continue
+                code = min(fit, key=lambda c: faces[j].distance(Point(points[c])))
                 if faces[j].distance(Point(points[code])) <= ISLAND_REACH:
                     owner[j] = code
                     ours.remove(code)
@@ -547,7 +554,8 @@ def _scale(clip: tuple[float, float, float, float], points: list[Point2]) -> flo
         for p in points
     ) if len(points) > 1 else []
     tight = nearest[len(nearest) // 10] if nearest else side
-    return round(min(max(TARGET / side, SPACING / max(tight, 1e-6)), LARGEST / side), 4)
+    # rounded down: the TARGET stays the size in whole pixels
+    return math.floor(min(max(TARGET / side, SPACING / max(tight, 1e-6)), LARGEST / side) * 1e4) / 1e4
 
 
 def _merge_pieces(faces: list[Polygon], owner: dict[int, str], unplayed: dict[int, str]) -> None:
@@ -577,6 +585,18 @@ def _merge_pieces(faces: list[Polygon], owner: dict[int, str], unplayed: dict[in
         if len(left) == len(pending):
             break  # islands of unnamed faces with no named neighbour stay undrawn
         pending = left
+
+
+def _inside(point: Point2, shape: Any) -> Point2:
+    """Where the unit stands: DPjudge's point, or, when that lies outside the province (an
+    island's, written in the sea beside it; youngstown's Venice, in the Adriatic), the point
+    of the province farthest from its borders."""
+    if shape is None or shape.is_empty or shape.buffer(1.0).contains(Point(point)):
+        return point
+    parts = shape.geoms if isinstance(shape, MultiPolygon) else [shape]
+    largest = max(parts, key=lambda g: g.area)
+    centre = polylabel(largest, tolerance=0.5)
+    return (round(centre.x, 1), round(centre.y, 1))
 
 
 def _label(unit: Point2, shape: Any, width: int, height: int) -> Point2:

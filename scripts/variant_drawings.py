@@ -26,7 +26,7 @@ from judge.maps.ps_drawing import PsDrawingError, drawing_from_ps, label_points 
 
 LIBRARY = ROOT.parent / "shared" / "variants" / "dpjudge"
 VARIANTS = ("ancmed", "1900", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
-            "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8")
+            "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8", "chromatic")
 
 
 def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str], list[str]]:
@@ -69,7 +69,7 @@ def main() -> None:
     for name in args.names:
         try:
             print(write(name, args.library))
-        except PsDrawingError as exc:  # an older drawing (chromatic's "mapit"), say which
+        except PsDrawingError as exc:  # a drawing it cannot read: say which and why
             print(f"{name}: {exc}")
 
 

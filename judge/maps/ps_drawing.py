@@ -14,7 +14,10 @@ Ghostscript (Debian's ``gs``) with ``fill``, ``stroke``, ``rectfill`` and ``show
 before the file is read (so its ``ld``/``bind`` pick the redefinitions up): each prints its path,
 flattened, in the map's own coordinates (the matrix in force after ``SwitchToMapMode``, so the
 page's orientation falls away), with its colour; ``show`` prints the text drawn on the map (the
-credits some drawings carry). The visible part of the map is ``SwitchToMapMode``'s clip.
+credits some drawings carry). The visible part of the map is ``SwitchToMapMode``'s clip. The older drawings made for George
+Boyce's mapit (``chromatic.ps``, ``classical.ps``) have only ``DrawMap``, which leaves the map's
+matrix in force: their paths are printed in device space and mapped back through it, and their
+``Credits`` procedure (the texts only) is run too.
 
 The drawing is lines, not one shape per province: coastlines are the edges of filled sea or
 land shapes, borders and rivers separate strokes. All of them are noded together with the map's
@@ -62,9 +65,11 @@ _HOOK = r"""
   gsave newpath 4 -2 roll moveto dup 0 exch rlineto exch 0 rlineto neg 0 exch rlineto
   closepath (F) _emit grestore
 } def
+/TextCTM null def
 /_text {
-  MapCTM null ne {
-    currentpoint transform MapCTM itransform (T ) print _p _p print (\n) print
+  MapCTM null ne TextCTM null ne or {
+    currentpoint transform MapCTM null ne { MapCTM } { TextCTM } ifelse itransform
+    (T ) print _p _p print (\n) print
   } { pop } ifelse
 } bind def
 /show { dup _text stringwidth rmoveto } def
@@ -74,11 +79,23 @@ _HOOK = r"""
 """
 # What DPjudge's map program appends for an empty board, with the map's matrix recorded first.
 _RUN = r"""
+/SwitchToMapMode where { pop } { (MAPIT\n) print quit } ifelse
 PageSetup SwitchToMapMode
 /MapCTM matrix currentmatrix def
 (CLIP ) print clippath MapCTM setmatrix pathbbox 4 { _p } repeat (\n) print
 MapForm execform
 /DrawOffBoardBoxes where { pop DrawOffBoardBoxes } if
+quit
+"""
+# The older drawings (George Boyce's mapit: chromatic.ps) have ``DrawMap`` alone, which leaves
+# the map's matrix in force when it ends: the paths are printed in device space, then the
+# matrix, and mapped back to the map's coordinates here.
+_RUN_MAPIT = r"""
+/MapCTM matrix def
+DrawMap
+(CTM ) print matrix currentmatrix { _p } forall (\n) print
+/MapCTM null def /TextCTM matrix def
+/Credits where { pop { Credits } stopped pop } if
 quit
 """
 
@@ -93,9 +110,10 @@ TOLERANCE = 0.5
 # a face without a label point larger than this share of the map is unplayed land or water;
 # smaller ones are pieces of their neighbour (cut off by a river or an arrow)
 UNPLAYED_SHARE = 0.002
-# loose ends of lines this close (map units; the drawings' lines are about one wide) to another
-# line are joined to it
+# loose ends of lines this close to another line are joined to it (map units of a drawing 900
+# wide, as dpmap's are, whose lines are about one wide; mapit's are ten times larger)
 SNAP = 1.5
+REFERENCE_SIDE = 900.0
 # how far from its island (map units) an island's label may stand in the sea
 ISLAND_REACH = 25.0
 # the smallest share of the map an area standing for a province (whose label is elsewhere) has
@@ -123,9 +141,9 @@ class Trace:
     texts: list[tuple[Point2, str]] = field(default_factory=list)
 
 
-def run_ghostscript(ps_text: str, gs: str = "gs", timeout: float = 120.0) -> str:
+def run_ghostscript(ps_text: str, gs: str = "gs", timeout: float = 120.0, run: str = _RUN) -> str:
     """The output of the drawing run with the hooks (the PostScript is read from stdin)."""
-    program = _HOOK + "\n" + ps_text + "\n" + _RUN
+    program = _HOOK + "\n" + ps_text + "\n" + run
     try:
         done = subprocess.run(
             [gs, "-q", "-dNODISPLAY", "-dBATCH", "-dNOPAUSE", "-"],
@@ -135,16 +153,20 @@ def run_ghostscript(ps_text: str, gs: str = "gs", timeout: float = 120.0) -> str
     except FileNotFoundError as exc:
         raise PsDrawingError(f"Ghostscript ({gs}) is not installed: apt-get install ghostscript") from exc
     out = done.stdout.decode("latin-1")
-    if "/undefined in PageSetup" in out or "/undefined in MapForm" in out:
-        raise PsDrawingError("the drawing is not dpmap's (no PageSetup, SwitchToMapMode, MapForm:"
-                             " an older drawing such as chromatic.ps or classical.ps)")
-    if done.returncode != 0 or "CLIP" not in out or "Error" in out.split("CLIP", 1)[0]:
+    if out.startswith("MAPIT") and "/DrawMap" in ps_text:
+        return run_ghostscript(ps_text, gs, timeout, _RUN_MAPIT)
+    if "/undefined in" in out.split("CLIP", 1)[0] or out.startswith("MAPIT"):
+        raise PsDrawingError("the drawing is neither dpmap's (PageSetup, SwitchToMapMode, "
+                             "MapForm) nor mapit's (DrawMap)")
+    if done.returncode != 0 or not ("CLIP" in out or "CTM" in out) or "Error" in out:
         raise PsDrawingError(f"Ghostscript failed on the drawing: {(out + done.stderr.decode('latin-1'))[:300]}")
     return out
 
 
 def parse_trace(out: str) -> Trace:
-    trace: Trace | None = None
+    trace = Trace((0.0, 0.0, 0.0, 0.0))
+    seen = False
+    matrix: list[float] = []
     kind = ""
     colour = (0.0, 0.0, 0.0)
     rings: list[list[Point2]] = []
@@ -155,9 +177,9 @@ def parse_trace(out: str) -> Trace:
         tag = parts[0]
         if tag == "CLIP":
             ury, urx, lly, llx = (float(v) for v in parts[1:5])
-            trace = Trace((llx, lly, urx, ury))
-        elif trace is None:
-            continue
+            trace.clip, seen = (llx, lly, urx, ury), True
+        elif tag == "CTM":
+            matrix, seen = [float(v) for v in parts[1:7]], True
         elif tag in ("F", "S") and len(parts) == 5:
             kind, rings = tag, []
             b, g, r = (float(v) for v in parts[1:4])
@@ -176,9 +198,33 @@ def parse_trace(out: str) -> Trace:
         elif tag == "T" and len(parts) >= 3:
             text = line.split(None, 3)[3] if len(parts) > 3 else ""
             trace.texts.append(((float(parts[2]), float(parts[1])), text))
-    if trace is None:
-        raise PsDrawingError("Ghostscript printed no map (no SwitchToMapMode clip)")
+    if not seen:
+        raise PsDrawingError("Ghostscript printed no map (no SwitchToMapMode clip, no DrawMap)")
+    if matrix:
+        _to_map(trace, matrix)
     return trace
+
+
+def _to_map(trace: Trace, matrix: list[float]) -> None:
+    """A mapit trace's device coordinates mapped back through the map's ``matrix``; its
+    visible box is what the map paints."""
+    a, b, c, d, e, f = matrix
+    det = a * d - b * c
+
+    def back(p: Point2) -> Point2:
+        x, y = p[0] - e, p[1] - f
+        return ((d * x - c * y) / det, (a * y - b * x) / det)
+
+    trace.fills = [(colour, [[back(p) for p in ring] for ring in rings])
+                   for colour, rings in trace.fills]
+    trace.strokes = [[[back(p) for p in ring] for ring in rings] for rings in trace.strokes]
+    trace.texts = [(back(p), text) for p, text in trace.texts]
+    points = [p for _, rings in trace.fills for ring in rings for p in ring]
+    points += [p for rings in trace.strokes for ring in rings for p in ring]
+    if not points:
+        raise PsDrawingError("the drawing's DrawMap paints nothing")
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    trace.clip = (min(xs), min(ys), max(xs), max(ys))
 
 
 def label_points(ps_text: str) -> dict[str, Point2]:
@@ -274,9 +320,8 @@ def credits_of(ps_text: str, trace: Trace) -> list[str]:
         for key in ("%%Title:", "%%Creator:"):
             if line.startswith(key):
                 out.append(line[len(key):].strip())
-    on_map = " ".join(t.strip() for _, t in trace.texts if t.strip())
-    if on_map:
-        out.append(re.sub(r"\s+", " ", on_map))
+    # each text the drawing shows is a line of its credits (classical's five)
+    out.extend(re.sub(r"\s+", " ", t.strip()) for _, t in trace.texts if t.strip())
     out.append(f"DPjudge map library, {LICENCE}")
     return out
 
@@ -290,7 +335,7 @@ def _lines(trace: Trace) -> list[LineString]:
     return out
 
 
-def _close_gaps(network: Any) -> Any:
+def _close_gaps(network: Any, snap: float = SNAP) -> Any:
     """The network with each loose end joined to the nearest line within ``SNAP``.
 
     The drawings' borders are drawn a map unit wide and often stop a fraction of a unit short
@@ -306,8 +351,8 @@ def _close_gaps(network: Any) -> Any:
         if count != 1:
             continue
         here = Point(end)
-        best, distance = None, SNAP
-        for j in tree.query(here.buffer(SNAP)):
+        best, distance = None, snap
+        for j in tree.query(here.buffer(snap)):
             seg = segments[int(j)]
             if end in (seg.coords[0], seg.coords[-1]):
                 continue
@@ -325,12 +370,17 @@ def _close_gaps(network: Any) -> Any:
 
 
 def _colour_at(point: Point, fills: list[tuple[tuple[float, float, float], Polygon]]) -> str:
-    """``water`` or ``land``: the colour of the topmost fill under ``point``."""
+    """``water`` or ``land``: the colour of the topmost fill under ``point``; ``blank`` where
+    the drawing paints nothing (the page's corners around chromatic's round map)."""
     for colour, shape in reversed(fills):
         if shape.contains(point):
             r, g, b = colour
             return "water" if b > r + 0.1 else "land"
-    return "land"
+    return "blank"
+
+
+def _unplayed(colour: str) -> str:
+    return "water" if colour == "water" else "land"
 
 
 def _fill_shapes(trace: Trace) -> list[tuple[tuple[float, float, float], Polygon]]:
@@ -369,18 +419,20 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
     x0, y0, x1, y1 = trace.clip
     frame = box(x0, y0, x1, y1)
     lines = [g for g in (ln.intersection(frame) for ln in _lines(trace)) if not g.is_empty]
-    network = _close_gaps(unary_union([*lines, frame.exterior]))
+    # the tolerances in the drawing's own units
+    size = max(x1 - x0, y1 - y0) / REFERENCE_SIDE
+    network = _close_gaps(unary_union([*lines, frame.exterior]), SNAP * size)
     province_points = {c: p for c, p in points.items() if "/" not in c}
     fills = _fill_shapes(trace)
     faces = [f for f in polygonize(network) if f.area > 1e-6]
     water = {c.upper() for c in seas}
-    owner, crowded = _owners(faces, province_points, wanted, fills, water)
+    owner, crowded = _owners(faces, province_points, wanted, fills, water, ISLAND_REACH * size)
     if crowded:
         # a face still holding several labels (a strait with no line across it, a border left
         # open) is cut between them, half way (Voronoi), and the network polygonized again
         cuts = _cuts(faces, crowded, province_points)
         faces = [f for f in polygonize(unary_union([network, *cuts])) if f.area > 1e-6]
-        owner, crowded = _owners(faces, province_points, wanted, fills, water)
+        owner, crowded = _owners(faces, province_points, wanted, fills, water, ISLAND_REACH * size)
         if crowded:
             codes_left = sorted(c for cs in crowded.values() for c in cs)
             raise PsDrawingError(f"{', '.join(codes_left)} share areas of the drawing")
@@ -388,7 +440,7 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
     unplayed: dict[int, str] = {}
     for i, face in enumerate(faces):
         if i not in owner and face.area > UNPLAYED_SHARE * total:
-            unplayed[i] = "_" + _colour_at(face.representative_point(), fills)
+            unplayed[i] = "_" + _unplayed(_colour_at(face.representative_point(), fills))
     _merge_pieces(faces, owner, unplayed)
     groups: dict[str, list[Polygon]] = defaultdict(list)
     for i, face in enumerate(faces):
@@ -396,7 +448,7 @@ def drawing_from_ps(ps_text: str, codes: Collection[str], variant: str = "",
         if name is None:
             continue
         if name not in wanted and not name.startswith("_"):
-            name = "_" + _colour_at(face.representative_point(), fills)
+            name = "_" + _unplayed(_colour_at(face.representative_point(), fills))
         groups[name].append(face)
     shape_names = sorted(groups)
     merged = [unary_union(groups[n]) for n in shape_names]
@@ -468,7 +520,7 @@ def _cuts(faces: list[Polygon], crowded: dict[int, list[str]],
 
 def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
             fills: list[tuple[tuple[float, float, float], Polygon]], seas: set[str],
-            ) -> tuple[dict[int, str], dict[int, list[str]]]:
+            reach: float = ISLAND_REACH) -> tuple[dict[int, str], dict[int, list[str]]]:
     """Each face's province, and the faces left holding several provinces' labels.
 
     An island's label often stands in the sea beside it (DPjudge writes it there in white):
@@ -488,11 +540,11 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
     owner: dict[int, str] = {}
     crowded: dict[int, list[str]] = {}
     if seas:
-        held = _placed(faces, held, points, wanted, seas, colour_of, tree, least, fills)
+        held = _placed(faces, held, points, wanted, seas, colour_of, tree, least, fills, reach)
     for i, codes in sorted(held.items()):
         ours = [c for c in codes if c in wanted] or codes[:1]
         if len(ours) > 1:
-            near = [int(j) for j in tree.query(faces[i].buffer(ISLAND_REACH))
+            near = [int(j) for j in tree.query(faces[i].buffer(reach))
                     if int(j) not in held and int(j) not in owner
                     and faces[int(j)].area >= least and colour_of(int(j)) != colour_of(i)]
             for j in sorted(near, key=lambda j: -faces[j].area):
@@ -504,7 +556,7 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
                 if not fit:
                     continue
                 code = min(fit, key=lambda c: faces[j].distance(Point(points[c])))
-                if faces[j].distance(Point(points[code])) <= ISLAND_REACH:
+                if faces[j].distance(Point(points[code])) <= reach:
                     owner[j] = code
                     ours.remove(code)
         if len(ours) == 1:
@@ -517,7 +569,7 @@ def _owners(faces: list[Polygon], points: dict[str, Point2], wanted: set[str],
 def _placed(faces: list[Polygon], held: dict[int, list[str]], points: dict[str, Point2],
             wanted: set[str], seas: set[str], colour_of: Callable[[int], str],
             tree: Any, least: float, fills: list[tuple[tuple[float, float, float], Polygon]],
-            ) -> dict[int, list[str]]:
+            reach: float = ISLAND_REACH) -> dict[int, list[str]]:
     """``held`` with each label standing in the wrong colour moved to its province's area:
     the nearest one of its colour (within ``ISLAND_REACH``) that holds no label of its
     colour; a label with no such area stays where it is."""
@@ -532,7 +584,7 @@ def _placed(faces: list[Polygon], held: dict[int, list[str]], points: dict[str, 
                 out[i].append(code)
     for i, code in strays:
         here = Point(points[code])
-        free = [int(j) for j in tree.query(here.buffer(ISLAND_REACH))
+        free = [int(j) for j in tree.query(here.buffer(reach))
                 if faces[int(j)].area >= least and colour_of(int(j)) == expected[code]
                 and not any(c in wanted for c in out.get(int(j), []))]
         if free:

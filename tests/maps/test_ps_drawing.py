@@ -60,7 +60,7 @@ end } def
         .8 .7 .4 setrgbcolor 0 0 200 200 rectfill
         newpath 0 100 moveto 200 100 lineto 200 200 lineto 0 200 lineto closepath
         gsave .1 .4 .6 setrgbcolor fill grestore 0 setgray 1 setlinewidth stroke
-        newpath 100 0 moveto 100 99.4 lineto stroke
+        newpath 100 0 moveto 100 99.8 lineto stroke
         /Helvetica findfont 6 scalefont setfont 4 4 moveto (Drawn by A. Maker) show
     } bind
 >> def
@@ -84,7 +84,7 @@ def test_the_drawing_becomes_areas_labels_and_credits() -> None:
     assert "Drawn by A. Maker" in drawing["credits"]
     assert any("MIT licence" in line for line in drawing["credits"])
     layout = layout_from_json(drawing, {"AAA": "coast", "BBB": "coast", "SEA": "sea"})
-    # one coverage: the border stopping 0.6 short of the coast was joined to it, so the land
+    # one coverage: the border stopping 0.2 short of the coast was joined to it, so the land
     # is two provinces split there (not half way between their labels, at x 90), each
     # sharing a border with the other and with the sea
     assert {frozenset(p) for p in (("AAA", "BBB"), ("AAA", "SEA"), ("BBB", "SEA"))} <= set(layout.borders)
@@ -111,8 +111,10 @@ def test_a_code_the_drawing_spells_otherwise_is_found_by_name() -> None:
     assert "BET/NC" in drawing["coasts"]
 
 
-def test_a_drawing_that_is_not_dpmaps_is_refused() -> None:
-    with pytest.raises(PsDrawingError, match="not dpmap"):
+def test_a_drawing_the_converter_cannot_read_is_refused() -> None:
+    with pytest.raises(PsDrawingError, match="neither dpmap's"):
+        drawing_from_ps("%!PS-Adobe-2.0\n/Other { } def\n", CODES)
+    with pytest.raises(PsDrawingError, match="paints nothing"):
         drawing_from_ps("%!PS-Adobe-2.0\n/DrawMap { } def\n", CODES)
 
 

@@ -169,7 +169,8 @@ def test_every_province_has_an_area_and_every_coast_its_anchor(case: Any) -> Non
     # the supply centres' markers where DPjudge draws them (a centre it marks nowhere, as
     # fiveman's St Petersburg, gets one beside its unit)
     assert set(layout.centres) <= set(raw["provinces"]), name
-    assert len(dp["centres"] - set(layout.centres)) <= 1, name
+    if layout.centres:  # a mapit drawing (chromatic) marks none: the renderer places them
+        assert len(dp["centres"] - set(layout.centres)) <= 1, name
 
 
 def test_every_point_stands_in_the_drawing(case: Any) -> None:

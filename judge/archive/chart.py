@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from judge.maps.style import POWER_COLOURS
+from judge.maps.palette import power_colour
 
 WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 14, 30
 
 
-def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> str:
-    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours."""
+def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
+                 powers: tuple[str, ...] = ()) -> str:
+    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours
+    (``powers``: the map's, in its order; by default the counted ones, alphabetical as the
+    maps list them)."""
+    powers = powers or tuple(sorted(counts))
     top = max([18, *(max(v) for v in counts.values() if v)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(1, len(years) - 1)
@@ -40,7 +44,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> s
         )
     ends: list[tuple[float, str, int]] = []
     for power, values in counts.items():
-        colour = POWER_COLOURS.get(power, "#000")
+        colour = power_colour(power, powers)
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         out.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
@@ -57,7 +61,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> s
         last = ly
         out.append(
             f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" '
-            f'fill="{POWER_COLOURS.get(power, "#000")}">{escape(power.title())} {v}</text>'
+            f'fill="{power_colour(power, powers)}">{escape(power.title())} {v}</text>'
         )
     out.append("</svg>")
     return "".join(out)

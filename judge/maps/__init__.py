@@ -1,4 +1,4 @@
-"""Maps of the standard board: a pure SVG renderer and its PNG conversion.
+"""Maps of any variant's board: a pure SVG renderer and its PNG conversion.
 
 ``render_svg(snapshot)`` takes plain dicts (the shape of ``judge adjudicate``'s JSON) so that
 bulletins, the archive and the demo can draw a map without this package knowing their models.

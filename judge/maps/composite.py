@@ -56,6 +56,7 @@ from judge.adjudicator.orders import (
 from judge.maps import style
 from judge.maps import svg as drawing
 from judge.maps.layout import Layout, Point, variant_layout
+from judge.maps.palette import power_colour, power_tint
 from judge.maps.scene import DrawnOrder, MapSnapshot
 
 # sprites are drawn centred on this point of a square this size
@@ -130,8 +131,9 @@ def _board(variant: str) -> _Board:
     under = _rasterise(layout.width, layout.height,
                        f'<rect width="{layout.width}" height="{layout.height}" '
                        f'fill="{style.SEA}"/>' + drawing._provinces(layout, neutral, board))
+    # a province the drawing leaves out (an impassable one it does not label) has no mask
     masks = {code: _mask(layout, code) for code in board.supply_centers
-             if code in layout.rings and layout.kind(code) not in ("sea", "impassable")}
+             if layout.rings.get(code) and layout.kind(code) not in ("sea", "impassable")}
     return _Board(layout, under, masks)
 
 
@@ -141,20 +143,20 @@ def _over(variant: str, language: str) -> cairo.ImageSurface:
     board = drawing._board(variant)
     return _rasterise(layout.width, layout.height, drawing._borders(layout)
                       + drawing._labels(layout, board, language)
-                      + drawing._coasts(layout, board, language))
+                      + drawing._coasts(layout, board, language) + drawing._credits(layout))
 
 
 @lru_cache(maxsize=256)
-def _sprite(kind: str, power: str, extra: str = "") -> cairo.ImageSurface:
+def _sprite(kind: str, power: str, extra: str = "", powers: tuple[str, ...] = ()) -> cairo.ImageSurface:
     """A centre marker (``power`` its owner, "" neutral), a unit (``kind`` A or F), or the
     dislodged ring, drawn by ``svg.py``'s markup at the sprite's middle."""
     at = (float(_MID), float(_MID))
     if kind == "centre":
-        body = drawing._centre_svg(at, style.POWER_COLOURS.get(power, "#ffffff"))
+        body = drawing._centre_svg(at, power_colour(power, powers) if power else "#ffffff")
     elif kind == "ring":
         body = drawing._ring_svg(at)
     else:
-        body = drawing._unit_svg(Unit(power, UnitType(kind), "X"), at, extra=extra)
+        body = drawing._unit_svg(Unit(power, UnitType(kind), "X"), at, extra=extra, powers=powers)
     return _rasterise(_SPRITE, _SPRITE, body)
 
 
@@ -249,9 +251,10 @@ def _circle(ctx: cairo.Context, at: Point, radius: float, width: float,
     ctx.stroke()
 
 
-def _order(ctx: cairo.Context, layout: Layout, drawn: DrawnOrder, retreating: set[str]) -> None:
+def _order(ctx: cairo.Context, layout: Layout, drawn: DrawnOrder, retreating: set[str],
+           powers: tuple[str, ...] = ()) -> None:
     order, power = drawn.order, drawn.power
-    colour = _hex(style.POWER_COLOURS.get(power, "#000000"))
+    colour = _hex(power_colour(power, powers))
     dash = [7.0, 5.0] if drawn.succeeded is False else []
     toward, anchor = drawing._toward, layout.anchor
     ctx.set_line_cap(cairo.LINE_CAP_ROUND)  # the orders group's stroke-linecap
@@ -291,7 +294,7 @@ def _order(ctx: cairo.Context, layout: Layout, drawn: DrawnOrder, retreating: se
     elif isinstance(order, Build):
         at = anchor(order.location)
         _circle(ctx, at, 16, 2, colour, [3.0, 2.0])
-        sprite = _sprite(order.unit_type.value, power)
+        sprite = _sprite(order.unit_type.value, power, powers=powers)
         ctx.set_source_surface(sprite, round(at[0]) - _MID, round(at[1]) - _MID)
         ctx.paint_with_alpha(0.75)
     # WAIVE draws nothing
@@ -308,29 +311,29 @@ def composite(snap: MapSnapshot) -> cairo.ImageSurface:
     ctx = cairo.Context(out)
     ctx.set_source_surface(board.under)
     ctx.paint()
+    powers = geography.powers
     for centre, owner in snap.centers.items():
         mask = board.masks.get(centre)
-        tint = style.POWER_TINTS.get(owner)
-        if mask is not None and tint is not None:
-            ctx.set_source_rgb(*_hex(tint))
+        if mask is not None:
+            ctx.set_source_rgb(*_hex(power_tint(owner, powers)))
             ctx.mask_surface(mask.surface, mask.x, mask.y)
     ctx.set_source_surface(over)
     ctx.paint()
     for centre in sorted(geography.supply_centers):
         owner = snap.centers.get(centre) or ""
-        _paint(ctx, _sprite("centre", owner if owner in style.POWER_COLOURS else ""),
+        _paint(ctx, _sprite("centre", owner, powers=powers),
                drawing.centre_point(layout, centre))
     ordered, retreating = drawing.drawing_order(snap)
     for drawn in ordered:
-        _order(ctx, layout, drawn, retreating)
+        _order(ctx, layout, drawn, retreating, powers)
     rank = {p: i for i, p in enumerate(geography.powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        _paint(ctx, _sprite(unit.type.value, unit.power), layout.anchor(unit.location))
+        _paint(ctx, _sprite(unit.type.value, unit.power, powers=powers), layout.anchor(unit.location))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = drawing._shifted(at, True)
-            _paint(ctx, _sprite(unit.type.value, unit.power), at)
+            _paint(ctx, _sprite(unit.type.value, unit.power, powers=powers), at)
         _paint(ctx, _sprite("ring", ""), at)
     ctx.set_source_surface(_rasterise(*_CAPTION, drawing._caption(snap)))
     ctx.paint()
@@ -353,12 +356,13 @@ def _palette(variant: str) -> Image.Image:
     orders. Mapping a phase's picture on a fixed palette costs a tenth of
     reducing it afresh, and the map's colours are the same in every phase."""
     geography = drawing._board(variant)
-    powers = [p for p in geography.powers if p in style.POWER_COLOURS] or list(style.POWER_COLOURS)
+    powers = list(geography.powers) or list(style.POWER_COLOURS)
     centres = sorted(geography.supply_centers)
     layout = variant_layout(variant)
     units: dict[str, list[str]] = {}
     results: dict[str, list[dict[str, str]]] = {}
-    for i, code in enumerate(sorted(geography.provinces)):
+    drawn = [c for c in sorted(geography.provinces) if c in layout.anchors]
+    for i, code in enumerate(drawn):
         power = powers[i % len(powers)]
         kind = "F" if layout.kind(code) == "sea" else "A"
         units.setdefault(power, []).append(f"{kind} {code}")
@@ -369,10 +373,12 @@ def _palette(variant: str) -> Image.Image:
         "units": units, "results": results,
         "centers": {powers[i % len(powers)]: centres[i::len(powers)] for i in range(len(powers))},
     })
-    swatches = [*style.POWER_COLOURS.values(), *style.POWER_TINTS.values(), style.SEA,
-                style.LAND, style.IMPASSABLE, style.OFFBOARD, style.BORDER, style.COAST,
-                style.LABEL, style.FAILED, style.RETREAT, "#ffffff", "#222222"]
-    exact = list(dict.fromkeys(_hex_bytes(c) for c in swatches))
+    swatches = [style.SEA, style.LAND, style.IMPASSABLE, style.OFFBOARD, style.BORDER,
+                style.COAST, style.LABEL, style.FAILED, style.RETREAT, "#ffffff", "#222222",
+                *(power_colour(p, geography.powers) for p in powers),
+                *(power_tint(p, geography.powers) for p in powers)]
+    # a map of many powers (Chaos: 34) keeps a quarter of the palette for the blended edges
+    exact = list(dict.fromkeys(_hex_bytes(c) for c in swatches))[:PALETTE - PALETTE // 4]
     # the rest of the 64: the anti-aliased edges and text, as the octree finds them
     blended = _image(composite(sample)).quantize(PALETTE - len(exact),
                                                   method=Image.Quantize.FASTOCTREE)
@@ -390,8 +396,8 @@ def warm(variant: str = "standard", language: str = "en") -> None:
     _over(variant, language)
     _palette(variant)
     for kind in ("A", "F"):
-        for power in style.POWER_COLOURS:
-            _sprite(kind, power)
+        for power in drawing._board(variant).powers:
+            _sprite(kind, power, powers=drawing._board(variant).powers)
 
 
 def composite_png(snapshot: MapSnapshot | Mapping[str, Any]) -> bytes:

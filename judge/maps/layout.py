@@ -5,7 +5,9 @@
                  stands), ``label`` (the centre of its name) and, for a supply centre, ``centre``;
   ``coasts``     per split coast (``STP/NC``...): where a fleet on it stands;
   ``unplayed``   ``land`` (Ireland, Iceland, Africa beyond the board...) and ``water`` (lakes),
-                 drawn but not played.
+                 drawn but not played;
+  ``credits``    (optional) lines the map prints in a corner: an imported drawing's title, maker
+                 and licence (``judge.maps.ps_drawing`` converts DPjudge's ``.ps`` drawings).
 The standard board's file is generated from Natural Earth data by ``scripts/map_drawing.py`` (run
 by hand): the shapes form one planar coverage, so two provinces share a border exactly when they
 share an edge. This module only loads the file and derives the border lines from those edges;
@@ -19,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from judge.adjudicator.geography import Board, load_board
 
@@ -52,6 +55,7 @@ class Layout:
     centres: dict[str, Point]  # supply centre -> its marker
     kinds: dict[str, str]  # province code -> its kind on the variant's map
     borders: dict[frozenset[str], list[Edge]] = field(default_factory=dict)
+    credits: tuple[str, ...] = ()  # lines printed in a corner (an imported drawing's makers)
 
     def anchor(self, location: str) -> Point:
         """Where a unit at ``location`` is drawn (a coast falls back to its province)."""
@@ -122,6 +126,12 @@ def variant_layout(name: str) -> Layout:
     if not folder.joinpath("drawing.json").is_file():
         name, folder = "standard", resources.files("judge.variants").joinpath("standard")
     raw = json.loads(folder.joinpath("drawing.json").read_text("utf-8"))
+    kinds = {code: p.kind for code, p in _board_of(name).provinces.items()}
+    return layout_from_json(raw, kinds)
+
+
+def layout_from_json(raw: dict[str, Any], kinds: dict[str, str]) -> Layout:
+    """The layout of a ``drawing.json`` (already read) for a map whose provinces are ``kinds``."""
     paths: dict[str, str] = {code: p["path"] for code, p in raw["provinces"].items()}
     for key, owner in (("land", UNPLAYED_LAND), ("water", UNPLAYED_WATER)):
         if raw.get("unplayed", {}).get(key):
@@ -131,8 +141,7 @@ def variant_layout(name: str) -> Layout:
     anchors.update({code: _point(v) for code, v in raw.get("coasts", {}).items()})
     labels = {code: _point(p["label"]) for code, p in raw["provinces"].items()}
     centres = {code: _point(p["centre"]) for code, p in raw["provinces"].items() if "centre" in p}
-    kinds = {code: p.kind for code, p in _board_of(name).provinces.items()}
     return Layout(
         int(raw["width"]), int(raw["height"]), paths, rings, anchors, labels, centres, kinds,
-        shared_edges(rings),
+        shared_edges(rings), tuple(str(line) for line in raw.get("credits", ())),
     )

@@ -28,6 +28,7 @@ from judge.adjudicator.orders import (
 from judge.i18n import N_, tr
 from judge.maps import style
 from judge.maps.layout import UNPLAYED_LAND, UNPLAYED_WATER, Layout, Point, variant_layout
+from judge.maps.palette import power_colour, power_tint
 from judge.maps.scene import DrawnOrder, MapSnapshot
 from judge.parsing.commands_lexicon import lexicon
 
@@ -40,8 +41,11 @@ _RETREAT_OFFSET = (15.0, 13.0)
 def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     """The map of ``snapshot`` as a standalone SVG document."""
     snap = snapshot if isinstance(snapshot, MapSnapshot) else MapSnapshot.from_dict(snapshot)
-    layout = variant_layout(snap.variant)
-    board = _board(snap.variant)
+    return draw_svg(snap, variant_layout(snap.variant), _board(snap.variant))
+
+
+def draw_svg(snap: MapSnapshot, layout: Layout, board: Board) -> str:
+    """The map of ``snap`` on ``layout`` (a drawing) for ``board`` (its map)."""
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
         f'data-variant={quoteattr(snap.variant)} '
@@ -49,7 +53,7 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
         f'aria-label={quoteattr(_title(snap))}>',
         f"<title>{escape(_title(snap))}</title>",
-        _defs(),
+        _defs(board.powers),
         f'<rect width="{layout.width}" height="{layout.height}" fill="{style.SEA}"/>',
     ]
     parts.append(_provinces(layout, snap, board))
@@ -57,9 +61,10 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
     parts.append(_labels(layout, board, snap.language))
     parts.append(_coasts(layout, board, snap.language))
     parts.append(_centres(layout, snap, board))
-    parts.append(_orders(layout, snap))
+    parts.append(_orders(layout, snap, board.powers))
     parts.append(_units(layout, snap, board.powers))
     parts.append(_caption(snap))
+    parts.append(_credits(layout))
     parts.append("</svg>")
     return "\n".join(p for p in parts if p)
 
@@ -94,8 +99,9 @@ def _label(code: str, board: Board, lang: str) -> str:
     return str(abbrs[0]).upper() if abbrs else code
 
 
-def _defs() -> str:
-    colours = {**style.POWER_COLOURS, "RETREAT": style.RETREAT}
+def _defs(powers: tuple[str, ...] = ()) -> str:
+    known = dict.fromkeys([*style.POWER_COLOURS, *powers])
+    colours = {**{p: power_colour(p, powers) for p in known}, "RETREAT": style.RETREAT}
     out = ["<defs>"]
     for name, colour in colours.items():
         out.append(
@@ -131,7 +137,7 @@ def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         elif kind == "impassable":
             fill = style.IMPASSABLE
         elif board.provinces[code].supply_center and code in snap.centers:
-            fill = style.POWER_TINTS.get(snap.centers[code], style.LAND)
+            fill = power_tint(snap.centers[code], board.powers)
         else:
             fill = style.LAND
         x, y = layout.anchor(code)
@@ -221,7 +227,7 @@ def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     for centre in sorted(board.supply_centers):
         x, y = centre_point(layout, centre)
         owner = snap.centers.get(centre)
-        fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
+        fill = power_colour(owner, board.powers) if owner else "#ffffff"
         held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
         title = f"{_label(centre, board, snap.language)}: {held_by}"
         out.append(_centre_svg((x, y), fill, title))
@@ -255,15 +261,16 @@ def _toward(p: Point, q: Point, gap: float) -> Point:
     return (q[0] - dx / length * gap, q[1] - dy / length * gap)
 
 
-def _stroke(power: str, succeeded: bool | None) -> tuple[str, str]:
-    colour = style.POWER_COLOURS.get(power, "#000")
+def _stroke(power: str, succeeded: bool | None, powers: tuple[str, ...] = ()) -> tuple[str, str]:
+    colour = power_colour(power, powers)
     dash = ' stroke-dasharray="7 5"' if succeeded is False else ""
     return colour, dash
 
 
-def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str]) -> str:
+def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str],
+               powers: tuple[str, ...] = ()) -> str:
     order, power = drawn.order, drawn.power
-    colour, dash = _stroke(power, drawn.succeeded)
+    colour, dash = _stroke(power, drawn.succeeded, powers)
     css = "failed" if drawn.succeeded is False else "order"
     title = f"<title>{escape(_power(power, snap.language))}: {escape(drawn.text)}</title>"
     if isinstance(order, Move):
@@ -331,7 +338,7 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
     if isinstance(order, Build):
         x, y = layout.anchor(order.location)
         ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"',
-                          lang=snap.language)
+                          lang=snap.language, powers=powers)
         return (
             f'<g class="{css} build">{title}<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>{ghost}</g>'
@@ -352,16 +359,17 @@ def drawing_order(snap: MapSnapshot) -> tuple[list[DrawnOrder], set[str]]:
     return sorted(snap.orders, key=lambda d: rank.get(type(d.order), 3)), retreating
 
 
-def _orders(layout: Layout, snap: MapSnapshot) -> str:
+def _orders(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...] = ()) -> str:
     ordered, retreating = drawing_order(snap)
-    body = "".join(_order_svg(layout, snap, d, retreating) for d in ordered)
+    body = "".join(_order_svg(layout, snap, d, retreating, powers) for d in ordered)
     return f'<g class="orders" stroke-linecap="round">{body}</g>'
 
 
-def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en") -> str:
+def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en",
+              powers: tuple[str, ...] = ()) -> str:
     x, y = at
-    colour = style.POWER_COLOURS.get(unit.power, "#000")
-    ink = "#222" if unit.power in ("TURKEY", "FRANCE") else "#fff"
+    colour = power_colour(unit.power, powers)
+    ink = "#222" if _light(colour) else "#fff"
     r = style.UNIT_RADIUS
     if unit.type is UnitType.ARMY:
         shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}" stroke="#fff" stroke-width="1.6"/>'
@@ -381,17 +389,24 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en") -> str:
     )
 
 
+def _light(colour: str) -> bool:
+    """Whether dark ink reads better than white on ``colour`` (Turkey's yellow, France's blue)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b > 140
+
+
 def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
     rank = {p: i for i, p in enumerate(powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language))
+        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language, powers=powers))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
             # the unit waiting to retreat, told apart from the one now in its province
-            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language))
+            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language,
+                                 powers=powers))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))
@@ -408,6 +423,24 @@ def _ring_svg(at: Point, title: str = "") -> str:
         f'<circle class="dislodged" cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
         f'stroke="{style.FAILED}" stroke-width="2.5" stroke-dasharray="4 2">{tip}</circle>'
     )
+
+
+def _credits(layout: Layout) -> str:
+    """The drawing's own credits (an imported map's maker, title and licence), bottom right."""
+    if not layout.credits:
+        return ""
+    lines = "".join(
+        f'<text x="{layout.width - 6}" y="{layout.height - 6 - 10 * i}">{escape(text)}</text>'
+        for i, text in enumerate(reversed(layout.credits))
+    )
+    # on a pale box, so that they read over the map's own names (DejaVu Sans 8px: under 5px a
+    # character)
+    width = 8 + 4.6 * max(len(text) for text in layout.credits)
+    height = 6 + 10 * len(layout.credits)
+    return (f'<g class="credits" font-size="8" fill="{style.LABEL}" text-anchor="end">'
+            f'<rect x="{layout.width - width:.0f}" y="{layout.height - height:.0f}" '
+            f'width="{width:.0f}" height="{height}" fill="#ffffff" fill-opacity="0.75"/>'
+            f'{lines}</g>')
 
 
 def _caption(snap: MapSnapshot) -> str:

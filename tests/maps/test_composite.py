@@ -8,6 +8,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.catalog import variant_names
 from judge.adjudicator.jsonio import position_to_json
 from judge.maps import render_png, render_svg
 from judge.maps.attachment import map_png
@@ -16,8 +17,8 @@ from judge.maps.layout import variant_layout
 from judge.maps.style import POWER_COLOURS, POWER_TINTS
 from judge.maps.svg import centre_point
 
-VARIANTS = ["standard", "standard-2", "standard-3", "standard-4", "standard-5", "standard-6",
-            "pure"]
+# every installed variant: the imported maps' drawings (judge.maps.ps_drawing) too
+VARIANTS = list(variant_names())
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -35,7 +35,7 @@ import math
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,32 +227,29 @@ def _to_map(trace: Trace, matrix: list[float]) -> None:
     trace.clip = (min(xs), min(ys), max(xs), max(ys))
 
 
-def label_points(ps_text: str) -> dict[str, Point2]:
-    """``% INFO``: each province's (and split coast's) point, where DPjudge draws its unit."""
-    points: dict[str, Point2] = {}
+def _info_lines(ps_text: str) -> Iterator[re.Match[str]]:
+    """The lines of the ``% INFO`` header, matched (x, y, code, name)."""
     inside = False
     for line in ps_text.splitlines():
         if line.startswith("% INFO"):
             inside = True
         elif line.startswith("% MAP") or (inside and not line.startswith("%")):
-            break
+            return
         elif inside and (m := _INFO.match(line)):
-            points[m.group(3).upper()] = (float(m.group(1)), float(m.group(2)))
-    return points
+            yield m
+
+
+def label_points(ps_text: str) -> dict[str, Point2]:
+    """``% INFO``: each province's (and split coast's) point, where DPjudge draws its unit."""
+    return {
+        m.group(3).upper(): (float(m.group(1)), float(m.group(2)))
+        for m in _info_lines(ps_text)
+    }
 
 
 def info_names(ps_text: str) -> dict[str, str]:
     """``% INFO``: each point's name (``AND`` -> ``Andalusia``)."""
-    out: dict[str, str] = {}
-    inside = False
-    for line in ps_text.splitlines():
-        if line.startswith("% INFO"):
-            inside = True
-        elif line.startswith("% MAP") or (inside and not line.startswith("%")):
-            break
-        elif inside and (m := _INFO.match(line)):
-            out[m.group(3).upper()] = m.group(4).strip()
-    return out
+    return {m.group(3).upper(): m.group(4).strip() for m in _info_lines(ps_text)}
 
 
 def _renamed(points: dict[str, Point2], info: dict[str, str], codes: Collection[str],

@@ -11,16 +11,19 @@ WAIT taken back, a new phase or deadline -- in the transaction that changed it, 
 scheduler (woken by the commit) processes the game. No sweep over every game is needed.
 
 Deadlines are computed on the game's wall clock (zoneinfo): 72 hours after Saturday 20:00 in
-Rome is Tuesday 20:00 in Rome even when the clocks change in between.
+Rome is Tuesday 20:00 in Rome even when the clocks change in between. The rule itself (the
+minimum hours, a clock time, days off) is pure: ``judge.rules.deadline_clock``.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.adjudicator.phase import Phase
+from judge.rules.deadline_clock import DeadlineRule, deadline_after, settle
+from judge.rules.deadline_clock import wall_clock_after as wall_clock_after
 from judge.storage.claimrepo import EARLY, add_early_row, open_early_row
 from judge.storage.gamerepo import due_deadlines
 from judge.storage.gamerepo import next_deadline as earliest_row
@@ -30,7 +33,6 @@ from judge.storage.turnrepo import close_deadlines
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
-DEFAULT_HOURS = {"M": 72, "R": 24, "A": 24}
 REMINDER_BEFORE = timedelta(hours=24)
 
 
@@ -38,25 +40,19 @@ def game_zone(game: Game) -> ZoneInfo:
     return ZoneInfo(str((game.options or {}).get("timezone") or "UTC"))
 
 
-def phase_hours(options: dict[str, Any], phase: str) -> float:
-    hours = dict(DEFAULT_HOURS)
-    hours.update((options or {}).get("deadlines_hours") or {})
-    return float(hours[Phase.parse(phase).kind.value])
-
-
-def wall_clock_after(now: datetime, hours: float, zone: ZoneInfo) -> datetime:
-    """``now`` plus ``hours`` on the local wall clock, returned in UTC, to the minute.
-
-    Python adds a timedelta to an aware datetime in wall time; converting through UTC
-    afterwards settles times that fall in a DST gap or fold.
-    """
-    local = now.astimezone(zone) + timedelta(hours=hours)
-    local = local.replace(second=0, microsecond=0)
-    return local.astimezone(UTC)
+def deadline_rule(game: Game) -> DeadlineRule:
+    """The game's deadline rule: its hours, clock times and days off, in its zone."""
+    return DeadlineRule.from_options(game.options or {})
 
 
 def next_deadline(game: Game, phase: str, now: datetime) -> datetime:
-    return wall_clock_after(now, phase_hours(game.options, phase), game_zone(game))
+    """The deadline of ``phase`` starting at ``now`` (CLOCK and DAYS OFF applied)."""
+    return deadline_after(now, Phase.parse(phase).kind.value, deadline_rule(game))
+
+
+def off_days_settled(game: Game, due: datetime) -> datetime:
+    """A computed deadline (a late day, an extension) moved off the game's days off."""
+    return settle(due, deadline_rule(game))
 
 
 def reminder_before(game: Game) -> timedelta:

@@ -182,21 +182,24 @@ def _apply_seats(session: Session, game: Game, decision: Decision) -> list[Notic
 def _move_deadline(session: Session, game: Game, now: datetime, settings: Settings,
                    decision: Decision) -> TurnReport:
     """Late days charged, a replacement found, or a Sommossa declared: same phase, new deadline."""
-    notices = _apply_seats(session, game, decision)
     assert decision.new_deadline is not None
+    # issue 30: a late day or a suspension never ends on one of the game's days off
+    due = deadlines.off_days_settled(game, decision.new_deadline)
+    decision = replace(decision, new_deadline=due)
+    notices = _apply_seats(session, game, decision)
     if decision.action is Action.EXTEND_DEADLINE and decision.why.value == "late_days_charged":
         set_turn_state(game, extended=True)
     else:
         set_turn_state(game, suspended=False, replacement_for=None)
-    deadlines.schedule(session, game, game.phase, decision.new_deadline, now)
+    deadlines.schedule(session, game, game.phase, due, now)
     view = notice_view(announce.game_info(game, settings), game.phase, notices,
-                       deadline=decision.new_deadline,
+                       deadline=due,
                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
     subject, body = announce.broadcast(session, settings, now, game, "notice", view)
     announce.tell_club_list(session, settings, now, game, game.phase, notices,
-                            decision.new_deadline)
+                            due)
     audit(session, now, f"turn.{decision.action.value}", game.id, phase=game.phase,
-          why=decision.why.value, deadline=decision.new_deadline.isoformat())
+          why=decision.why.value, deadline=due.isoformat())
     action = "sommossa" if decision.action is Action.DECLARE_SOMMOSSA else "extended"
     return TurnReport(action, decision.why.value, game.phase, game.phase, subject, body)
 
@@ -266,6 +269,9 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # computer powers call the use cases, which call this module: imported when used
     from judge.service import computer
 
+    if decision.suspend_until is not None:  # issue 30: a suspension never ends on a day off
+        decision = replace(decision, suspend_until=deadlines.off_days_settled(
+            game, decision.suspend_until))
     phase = game.phase
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)

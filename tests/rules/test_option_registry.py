@@ -54,7 +54,8 @@ def _line(key: str, word: str) -> str:
     sample = {OptionType.FLAG: "", OptionType.TEXT: "Europe/Rome", OptionType.NAME: "pure",
               OptionType.NUMBER: str(spec.low), OptionType.LATE_DAYS: "5 2",
               OptionType.DEADLINES: "M=48", OptionType.ENDING: "18",
-              OptionType.COMPUTER: "FRANCE"}
+              OptionType.COMPUTER: "FRANCE", OptionType.CLOCK: "21:00",
+              OptionType.DAYS_OFF: "sun"}
     if spec.type is OptionType.CHOICE:
         return f"{word} {next(iter(spec.choices.values()))[0]}"
     return f"{word} {sample[spec.type]}".strip()

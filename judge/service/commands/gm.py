@@ -144,8 +144,9 @@ def extend_command(s: MailSession, cmd: Command) -> None:
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     base = max(game.deadline or s.now, s.now)
-    _reschedule(s, game, deadlines.wall_clock_after(base, float(cmd.number or 0),
-                                                    deadlines.game_zone(game)))
+    # issue 30: an extension, like any computed deadline, skips the game's days off
+    _reschedule(s, game, deadlines.off_days_settled(game, deadlines.wall_clock_after(
+        base, float(cmd.number or 0), deadlines.game_zone(game))))
 
 
 @handles(Verb.PAUSE)

@@ -14,6 +14,7 @@ from judge.rules.option_registry import BOOL_WORDS, WEEKDAY_WORDS, OptionType, o
 
 # days off are a short list: a week's names and a club's holidays, never a calendar
 MAX_DAYS_OFF = 60
+MAX_REMINDERS = 4  # reminders before one deadline
 
 
 def grey_words() -> frozenset[str]:
@@ -83,6 +84,8 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return _clock(base, rest, bad)
     if spec.type is OptionType.DAYS_OFF:
         return _days_off(base, rest, bad)
+    if spec.type is OptionType.HOURS_LIST:
+        return _hours_list(spec.low, spec.high, base, rest, bad)
     raise AssertionError(f"option type without a grammar: {spec.type}")  # pragma: no cover
 
 
@@ -174,3 +177,17 @@ def _days_off(base: Command, rest: list[str], bad: Any) -> Command | Malformed:
         if day not in days:
             days.append(day)
     return replace(base, setting=days)
+
+
+def _hours_list(low: int, high: int, base: Command, rest: list[str], bad: Any,
+                ) -> Command | Malformed:
+    """``24 2`` (hours, any order; stored largest first) or ``no`` (none)."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting=[])
+    words = " ".join(rest).replace(",", " ").split()
+    if not 1 <= len(words) <= MAX_REMINDERS or not all(w.isdigit() for w in words):
+        return bad()
+    hours = sorted({int(w) for w in words}, reverse=True)
+    if not all(low <= h <= high for h in hours):
+        return bad()
+    return replace(base, setting=hours)

@@ -45,6 +45,7 @@ class OptionType(StrEnum):
     COMPUTER = "computer"  # yes/no or a power: the computer takes the seats nobody joined for
     CLOCK = "clock"  # "21:00" or "M=21:00 R=12:00 A=12:00" (time of day per phase kind), or no
     DAYS_OFF = "days_off"  # weekday names (three languages) and dates YYYY-MM-DD, or no
+    HOURS_LIST = "hours_list"  # "24 2": whole hours between ``low`` and ``high``, or no
 
 
 BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
@@ -249,6 +250,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "sab dom 2027-12-25 | no (nessuna scadenza in questi giorni)",
                   "sam dim 2027-12-25 | non (aucune échéance ces jours-là)"),
                default=[], setter=_set_days_off),
+    # issue 30 point 5: reminders this many hours before each deadline, each only to the
+    # players whose powers still have no orders (judge.service.wakeups.remind)
+    OptionSpec("reminders", _w(("REMINDERS", "REMINDER"), "PROMEMORIA", ("RAPPELS", "RAPPEL")),
+               OptionType.HOURS_LIST,
+               _v("24 2 | no (hours before each deadline; only to players without orders)",
+                  "24 2 | no (ore prima di ogni scadenza; solo a chi non ha dato ordini)",
+                  "24 2 | non (heures avant chaque échéance ; seulement à qui n'a pas donné "
+                  "d'ordres)"), default=[24], low=1, high=336),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
                _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",

@@ -55,14 +55,19 @@ def off_days_settled(game: Game, due: datetime) -> datetime:
     return settle(due, deadline_rule(game))
 
 
-def reminder_before(game: Game) -> timedelta:
-    hours = (game.options or {}).get("reminder_hours")
-    return timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE
+def reminders_before(game: Game) -> list[timedelta]:
+    """How long before the deadline each reminder goes: the REMINDERS option (issue 30), else
+    the older single ``reminder_hours`` key, else a day."""
+    opts = game.options or {}
+    if "reminders" in opts:
+        return [timedelta(hours=float(h)) for h in opts["reminders"] or []]
+    hours = opts.get("reminder_hours")
+    return [timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE]
 
 
 def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: datetime,
              look: bool = True) -> None:
-    """Make ``due_at`` the game's deadline for ``phase``: rows for processing and a reminder.
+    """Make ``due_at`` the game's deadline for ``phase``: rows for processing and reminders.
 
     Earlier open rows of the game are closed first, so a moved deadline never fires twice.
     ``look``: also look at the game at once (its orders may be complete already); False
@@ -71,10 +76,11 @@ def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: da
     clear(session, game)
     game.deadline = due_at
     session.add(Deadline(game_id=game.id, phase=phase, due_at=due_at, kind="process", done=False))
-    remind_at = due_at - reminder_before(game)
-    if remind_at > now:
-        session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at, kind="reminder",
-                             done=False))
+    for before in reminders_before(game):
+        remind_at = due_at - before
+        if remind_at > now:  # a reminder already past (a short deadline) is not sent late
+            session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at,
+                                 kind="reminder", done=False))
     # a new phase may need no orders at all, a moved deadline may find them all in already
     if look:
         add_early_row(session, game.id, phase, now)

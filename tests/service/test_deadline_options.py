@@ -10,10 +10,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from judge.service import wakeups
+from judge.service import deadlines, wakeups
 from judge.service.games import options
 from judge.storage import Database
-from judge.storage.models import Game, Seat
+from judge.storage.models import Game, OutboundMail, Seat
 from tests.service.commands_harness import GM, Harness
 from tests.service.games import SETTINGS, new_game, send
 from tests.service.games import START as GAMES_START
@@ -110,3 +110,50 @@ def test_a_late_day_that_ends_on_a_day_off_moves_to_the_next_day_not_off(db: Dat
         # Friday and Saturday are off: Sunday 8 March 13:00
         assert game.deadline.astimezone(ROME).replace(tzinfo=None) == datetime(2026, 3, 8, 13, 0)
     assert "dom mar 08 2026 13:00:00 CET" in reports[0].body
+
+
+def test_reminders_at_the_hours_the_game_sets_only_to_players_without_orders(
+        db: Database) -> None:
+    """Issue 30 point 5: REMINDERS 24 2 mails a reminder a day and two hours before the
+    deadline, each time only to the players whose powers still have no orders, and a
+    reminder names the reader's own power alone (nobody learns who else is late)."""
+    h = Harness(db)
+    players = h.started_game(options="REMINDERS 2 24")
+    game = h.game("alpha")
+    assert options(game)["reminders"] == [24, 2]
+    deadline = game.deadline
+    with db.session() as s:
+        rows = [r.due_at for r in deadlines.open_rows(s, s.get(Game, game.id))
+                if r.kind == "reminder"]
+    assert sorted(rows) == [deadline - timedelta(hours=24), deadline - timedelta(hours=2)]
+    for power, given in SPRING_1901.items():
+        if power not in ("TURKEY", "ITALY"):
+            send(db, game.id, power, given, h.now)
+
+    def reminded(now: datetime) -> list[tuple[str, str]]:
+        """The mails the scheduler's wake-up at ``now`` queued (only reminders are due)."""
+        with db.session() as s:
+            before = max((m.id for m in s.scalars(select(OutboundMail))), default=0)
+        wakeups.run_due(db, SETTINGS, now)
+        with db.session() as s:
+            return [(m.to_addr, m.body) for m in s.scalars(
+                select(OutboundMail).where(OutboundMail.id > before).order_by(OutboundMail.id))]
+
+    first = reminded(deadline - timedelta(hours=23))
+    assert sorted(to for to, _ in first) == sorted([players["TURKEY"], players["ITALY"]])
+    for to, body in first:
+        other = "Italy" if to == players["TURKEY"] else "Turkey"
+        assert other not in body, body
+    send(db, game.id, "ITALY", SPRING_1901["ITALY"], deadline - timedelta(hours=3))
+    second = reminded(deadline - timedelta(hours=1))
+    assert [to for to, _ in second] == [players["TURKEY"]]
+    assert "Italy" not in second[0][1] and "Turkey" in second[0][1]
+
+
+def test_no_reminders_when_the_game_wants_none(db: Database) -> None:
+    h = Harness(db)
+    h.started_game(options="PROMEMORIA no")
+    game = h.game("alpha")
+    assert options(game)["reminders"] == []
+    with db.session() as s:
+        assert [r.kind for r in deadlines.open_rows(s, s.get(Game, game.id))] == ["process"]

@@ -86,6 +86,8 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return _days_off(base, rest, bad)
     if spec.type is OptionType.HOURS_LIST:
         return _hours_list(spec.low, spec.high, base, rest, bad)
+    if spec.type is OptionType.LIMITS:
+        return _limits(spec.high, base, rest, bad)
     raise AssertionError(f"option type without a grammar: {spec.type}")  # pragma: no cover
 
 
@@ -191,3 +193,13 @@ def _hours_list(low: int, high: int, base: Command, rest: list[str], bad: Any,
     if not all(low <= h <= high for h in hours):
         return bad()
     return replace(base, setting=hours)
+
+
+def _limits(high: int, base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``48 168``: hours per phase and per game; ``48``: per phase only; ``no``: no cap."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting={})
+    if not 1 <= len(rest) <= 2 or not all(w.isdigit() and int(w) <= high for w in rest):
+        return bad()
+    return replace(base, setting=dict(zip(("phase", "game"), (int(w) for w in rest),
+                                          strict=False)))

@@ -46,6 +46,7 @@ class OptionType(StrEnum):
     CLOCK = "clock"  # "21:00" or "M=21:00 R=12:00 A=12:00" (time of day per phase kind), or no
     DAYS_OFF = "days_off"  # weekday names (three languages) and dates YYYY-MM-DD, or no
     HOURS_LIST = "hours_list"  # "24 2": whole hours between ``low`` and ``high``, or no
+    LIMITS = "limits"  # "per-phase [per-game]" hours (up to ``high``), or no (no cap)
 
 
 BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
@@ -258,6 +259,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "24 2 | no (ore prima di ogni scadenza; solo a chi non ha dato ordini)",
                   "24 2 | non (heures avant chaque échéance ; seulement à qui n'a pas donné "
                   "d'ordres)"), default=[24], low=1, high=336),
+    # issue 30 point 4: caps on the GM's EXTEND / SET DEADLINE and PAUSE (judge.rules.gm_clock)
+    OptionSpec("extension_limit", _w("EXTENSION LIMIT", "LIMITE PROROGHE",
+                                     "LIMITE PROLONGATIONS"), OptionType.LIMITS,
+               _v("per-phase [per-game] hours | no (caps on the GM's extensions)",
+                  "per-fase [per-partita] ore | no (limiti alle proroghe dell'arbitro)",
+                  "par-phase [par-partie] heures | non (plafonds des prolongations de "
+                  "l'arbitre)"), default={}, high=8760),
+    OptionSpec("pause_limit", _w("PAUSE LIMIT", "LIMITE PAUSA", "LIMITE PAUSE"),
+               OptionType.LIMITS,
+               _v("per-phase [per-game] hours | no (caps on the GM's pauses; a pause ends by "
+                  "itself at its cap)",
+                  "per-fase [per-partita] ore | no (limiti alle pause dell'arbitro; una pausa "
+                  "finisce da sé al limite)",
+                  "par-phase [par-partie] heures | non (plafonds des pauses de l'arbitre ; une "
+                  "pause finit d'elle-même au plafond)"), default={}, high=8760),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
                _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",

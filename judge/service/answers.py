@@ -55,6 +55,7 @@ class CommandRefusal(StrEnum):
     NO_PROPOSAL = "no_proposal"
     NO_COMPUTER_SEATS = "no_computer_seats"
     SEAT_NOT_FREE = "seat_not_free"
+    CLOCK_LIMIT = "clock_limit"  # issue 30: past the game's EXTENSION LIMIT or PAUSE LIMIT
 
 
 class Done(StrEnum):

@@ -84,6 +84,9 @@ def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
         "players": players[game.id],
         "ended": ended.get(game.id),
         "revealed": revealed.get(game.id, []),
+        # issue 30: every extension and pause of the GM, public like the game's deadlines
+        "gm_clock": [{k: e.get(k) for k in ("at", "phase", "action", "hours", "by")}
+                     for e in (game.options or {}).get("gm_clock_log") or []],
     } for game in games]
 
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from judge.bulletins.views import end_view
 from judge.parsing.command_table import COMPUTER
 from judge.parsing.commands import Command, Verb, lexicon
+from judge.rules.gm_clock import extension_refused, pause_allowance
 from judge.rules.option_registry import locked_after_start
 from judge.service import (
     announce,
@@ -14,6 +15,7 @@ from judge.service import (
     deadlines,
     ending,
     games,
+    gm_time,
     snapshot_rows,
     turns,
     usecases,
@@ -27,6 +29,9 @@ from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
 LOCKED_AFTER_START = locked_after_start()  # from the option registry
+# a pause shorter than this is refused: a GM who has used up his pause time is told so rather
+# than pausing for a few minutes (issue 30)
+MIN_PAUSE_HOURS = 1.0
 
 
 def _game(s: MailSession) -> Game:
@@ -118,6 +123,23 @@ def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
     _tell_all(s, game, Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
 
 
+def _extension_allowed(s: MailSession, game: Game, due: datetime) -> bool:
+    """Issue 30: the hours ``due`` adds to the current deadline fit the game's EXTENSION LIMIT
+    (else the GM is told which cap and what is left); an earlier deadline adds none."""
+    hours = max((due - (game.deadline or due)).total_seconds() / 3600, 0.0)
+    refused = extension_refused(gm_time.use(game), gm_time.limits(game, "extension_limit"),
+                                game.phase, hours)
+    if refused is not None:
+        cap, left = refused
+        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(left))
+        return False
+    if hours:
+        gm_time.record_extension(game, s.now, hours)
+        s.store.audit(s.now, "extend", game_id=game.id, actor_account_id=s.account.id,
+                      hours=round(hours, 2))
+    return True
+
+
 @handles(Verb.SET_DEADLINE)
 def set_deadline_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
@@ -134,7 +156,8 @@ def set_deadline_command(s: MailSession, cmd: Command) -> None:
     if due <= s.now:
         s.say(CommandRefusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
         return
-    _reschedule(s, game, due)
+    if _extension_allowed(s, game, due):
+        _reschedule(s, game, due)
 
 
 @handles(Verb.EXTEND)
@@ -145,8 +168,10 @@ def extend_command(s: MailSession, cmd: Command) -> None:
         return
     base = max(game.deadline or s.now, s.now)
     # issue 30: an extension, like any computed deadline, skips the game's days off
-    _reschedule(s, game, deadlines.off_days_settled(game, deadlines.wall_clock_after(
-        base, float(cmd.number or 0), deadlines.game_zone(game))))
+    due = deadlines.off_days_settled(game, deadlines.wall_clock_after(
+        base, float(cmd.number or 0), deadlines.game_zone(game)))
+    if _extension_allowed(s, game, due):
+        _reschedule(s, game, due)
 
 
 @handles(Verb.PAUSE)
@@ -155,14 +180,16 @@ def pause_command(s: MailSession, cmd: Command) -> None:
     if game.status != "active":
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
-    left = (game.deadline - s.now).total_seconds() if game.deadline else 0.0
-    games.update_options(game, paused_seconds_left=max(left, 0.0))
-    game.status = "paused"
-    deadlines.clear(s.session, game)
-    game.deadline = None
+    allowance, cap = pause_allowance(gm_time.use(game), gm_time.limits(game, "pause_limit"),
+                                     game.phase)
+    if allowance is not None and cap is not None and allowance < MIN_PAUSE_HOURS:
+        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(allowance))
+        return
+    until = gm_time.pause(s.session, game, s.now)
     s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
-    s.say(Done.PAUSED, game=game.name)
-    _tell_all(s, game, Done.PAUSED, game=game.name)
+    when = games.local_time(game, until) if until is not None else None
+    s.say(Done.PAUSED, game=game.name, until=when)
+    _tell_all(s, game, Done.PAUSED, game=game.name, until=when)
 
 
 @handles(Verb.RESUME)
@@ -171,11 +198,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     if game.status != "paused":
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
-    game.status = "active"
-    left = float(games.options(game).get("paused_seconds_left") or 0)
-    # never less than a day, so players can react to the news
-    due = s.now + max(timedelta(seconds=left), timedelta(hours=24))
-    deadlines.schedule(s.session, game, game.phase, due, s.now)
+    due = gm_time.resume(s.session, game, s.now, "gm")
     when = games.local_time(game, due)
     s.store.audit(s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.RESUMED, game=game.name, deadline=when)

@@ -40,6 +40,8 @@ class Verb(StrEnum):
     PROPOSE = "PROPOSE"  # negotiation with the computer powers and the players (issue 14)
     ACCEPT = "ACCEPT"
     REFUSE = "REFUSE"
+    APPROVE = "APPROVE"  # issue 30: agree to a playing GM's extension or pause
+    OPPOSE = "OPPOSE"
     START = "START"
     SET_DEADLINE = "SET_DEADLINE"
     EXTEND = "EXTEND"

@@ -100,3 +100,20 @@ def paused(use: ClockUse, phase: str, hours: float) -> ClockUse:
     now = use.in_phase(phase)
     return replace(now, paused_phase=now.paused_phase + hours,
                    paused_game=now.paused_game + hours)
+
+
+class VoteOutcome(StrEnum):
+    """Where the other players' vote on a playing GM's request stands."""
+
+    APPROVED = "approved"  # more than half of them agreed
+    REJECTED = "rejected"  # half or more refused: a majority can no longer agree
+    OPEN = "open"
+
+
+def vote_outcome(yes: int, no: int, voters: int) -> VoteOutcome:
+    """A majority of the other players (more than half of them) must agree."""
+    if 2 * yes > voters:
+        return VoteOutcome.APPROVED
+    if 2 * no >= voters:
+        return VoteOutcome.REJECTED
+    return VoteOutcome.OPEN

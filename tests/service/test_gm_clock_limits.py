@@ -15,7 +15,7 @@ from judge.service.games import options
 from judge.storage import Database
 from judge.storage.archive_queries import game_archive
 from tests.archive.asgi import get
-from tests.service.commands_harness import GM, Harness
+from tests.service.commands_harness import GM, PLAYERS, Harness
 
 SIGNON = "SIGNON GM alpha gmpass\n"
 
@@ -103,3 +103,50 @@ def test_without_caps_the_gm_clock_is_as_before(db: Database) -> None:
     assert h.game("alpha").status == "active"
     assert [e["action"] for e in game_archive(db, "alpha")["gm_clock"]] == [
         "extension", "pause", "resume"]
+
+
+def _playing_gm_game(h: Harness) -> dict[str, str]:
+    """A game whose GM also plays a power (he joins it like the six others)."""
+    h.mail(GM, "CREATE alpha gmpass")
+    h.mail(GM, "JOIN alpha gmplays")
+    for i, player in enumerate(PLAYERS[:6], start=1):
+        h.mail(player, f"JOIN alpha pw{i}")
+    h.mail(GM, SIGNON + "START")
+    return {p: h.power_of("alpha", p) for p in PLAYERS[:6]}
+
+
+def _vote(h: Harness, player: str, power: str, word: str) -> str:
+    return " ".join(h.reply(player, f"SIGNON {power} alpha pw{PLAYERS.index(player) + 1}\n"
+                                    f"{word}").split())
+
+
+def test_a_gm_who_plays_moves_the_clock_only_with_a_majority_of_the_others(
+        db: Database) -> None:
+    h = Harness(db)
+    powers = _playing_gm_game(h)
+    first = h.game("alpha").deadline
+    sent = h.mail(GM, SIGNON + "EXTEND 24")
+    answer = " ".join(next(m.body for m in sent if m.to == GM).split())
+    assert "goes to the other players" in answer, answer
+    asked = [m for m in sent if m.to in powers]
+    assert len(asked) == 6 and all("sign on and send APPROVE or OPPOSE" in " ".join(
+        m.body.split()) for m in asked)
+    assert h.game("alpha").deadline == first
+    # six other players: four must agree (more than half); three are not enough
+    for player in PLAYERS[:3]:
+        assert "vote is still open" in _vote(h, player, powers[player], "APPROVE")
+    assert h.game("alpha").deadline == first
+    assert "is now" in _vote(h, PLAYERS[3], powers[PLAYERS[3]], "APPROVE")
+    assert h.game("alpha").deadline == first + timedelta(hours=24)
+    assert [e["action"] for e in game_archive(db, "alpha")["gm_clock"]] == ["extension"]
+    # a pause the others refuse: three refusals out of six and a majority can no longer agree
+    h.mail(GM, SIGNON + "PAUSE")
+    assert "vote is still open" in _vote(h, PLAYERS[0], powers[PLAYERS[0]], "OPPOSE")
+    assert "vote is still open" in _vote(h, PLAYERS[1], powers[PLAYERS[1]], "APPROVE")
+    # a player may change his mind: his latest vote counts
+    assert "vote is still open" in _vote(h, PLAYERS[1], powers[PLAYERS[1]], "OPPOSE")
+    sent = h.mail(PLAYERS[2], f"SIGNON {powers[PLAYERS[2]]} alpha pw3\nOPPOSE")
+    assert any(m.to == GM and "did not agree" in m.body for m in sent)
+    assert h.game("alpha").status == "active"
+    # nothing left to vote on
+    assert "no request of the GM" in _vote(h, PLAYERS[4], powers[PLAYERS[4]], "APPROVE")

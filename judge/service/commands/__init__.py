@@ -29,6 +29,7 @@ from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
     gm,
+    gm_vote,
     guard,
     negotiation,
     order_commands,

@@ -11,6 +11,7 @@ from judge.rules.gm_clock import extension_refused, pause_allowance
 from judge.rules.option_registry import locked_after_start
 from judge.service import (
     announce,
+    clock_vote,
     computer,
     deadlines,
     ending,
@@ -123,20 +124,63 @@ def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
     _tell_all(s, game, Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
 
 
-def _extension_allowed(s: MailSession, game: Game, due: datetime) -> bool:
-    """Issue 30: the hours ``due`` adds to the current deadline fit the game's EXTENSION LIMIT
-    (else the GM is told which cap and what is left); an earlier deadline adds none."""
-    hours = max((due - (game.deadline or due)).total_seconds() / 3600, 0.0)
+def _extension_refused(s: MailSession, game: Game, due: datetime) -> bool:
+    """Issue 30: whether the hours ``due`` adds to the current deadline pass the game's
+    EXTENSION LIMIT (the sender is told which cap and what is left); an earlier deadline adds
+    none."""
     refused = extension_refused(gm_time.use(game), gm_time.limits(game, "extension_limit"),
-                                game.phase, hours)
+                                game.phase, _added_hours(game, due))
     if refused is not None:
         cap, left = refused
         s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(left))
-        return False
+    return refused is not None
+
+
+def _added_hours(game: Game, due: datetime) -> float:
+    return max((due - (game.deadline or due)).total_seconds() / 3600, 0.0)
+
+
+def _pause_refused(s: MailSession, game: Game) -> bool:
+    allowance, cap = pause_allowance(gm_time.use(game), gm_time.limits(game, "pause_limit"),
+                                     game.phase)
+    if allowance is not None and cap is not None and allowance < MIN_PAUSE_HOURS:
+        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(allowance))
+        return True
+    return False
+
+
+def apply_extension(s: MailSession, game: Game, due: datetime) -> None:
+    """Move the deadline to ``due`` (checked against the caps), count it, tell everyone."""
+    hours = _added_hours(game, due)
     if hours:
         gm_time.record_extension(game, s.now, hours)
         s.store.audit(s.now, "extend", game_id=game.id, actor_account_id=s.account.id,
                       hours=round(hours, 2))
+    _reschedule(s, game, due)
+
+
+def apply_pause(s: MailSession, game: Game) -> None:
+    """Stop the clock (checked against the caps) and tell everyone until when at most."""
+    until = gm_time.pause(s.session, game, s.now)
+    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
+    when = games.local_time(game, until) if until is not None else None
+    s.say(Done.PAUSED, game=game.name, until=when)
+    _tell_all(s, game, Done.PAUSED, game=game.name, until=when)
+
+
+def _asked_of_players(s: MailSession, game: Game, action: str, due: datetime | None) -> bool:
+    """Issue 30: a GM who also plays a power moves the clock only with the agreement of a
+    majority of the other players. True when the request went to them (a vote by mail:
+    APPROVE / OPPOSE) instead of being applied."""
+    voters = clock_vote.voters(s.session, game)
+    if not clock_vote.gm_plays(s.session, game) or not voters:
+        return False
+    clock_vote.open_vote(game, action, due, s.now)
+    when = games.local_time(game, due) if due is not None else None
+    s.say(Done.CLOCK_VOTE_ASKED, game=game.name, action=action, deadline=when)
+    for address in clock_vote.voter_addresses(s.session, game):
+        s.notify(address, game, Done.CLOCK_VOTE_OPEN, game=game.name, action=action,
+                 deadline=when)
     return True
 
 
@@ -156,8 +200,12 @@ def set_deadline_command(s: MailSession, cmd: Command) -> None:
     if due <= s.now:
         s.say(CommandRefusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
         return
-    if _extension_allowed(s, game, due):
-        _reschedule(s, game, due)
+    if _extension_refused(s, game, due):
+        return
+    # a GM who plays may bring a deadline closer alone; moving it later needs the others
+    if _added_hours(game, due) and _asked_of_players(s, game, "extend", due):
+        return
+    apply_extension(s, game, due)
 
 
 @handles(Verb.EXTEND)
@@ -170,8 +218,9 @@ def extend_command(s: MailSession, cmd: Command) -> None:
     # issue 30: an extension, like any computed deadline, skips the game's days off
     due = deadlines.off_days_settled(game, deadlines.wall_clock_after(
         base, float(cmd.number or 0), deadlines.game_zone(game)))
-    if _extension_allowed(s, game, due):
-        _reschedule(s, game, due)
+    if _extension_refused(s, game, due) or _asked_of_players(s, game, "extend", due):
+        return
+    apply_extension(s, game, due)
 
 
 @handles(Verb.PAUSE)
@@ -180,16 +229,21 @@ def pause_command(s: MailSession, cmd: Command) -> None:
     if game.status != "active":
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
-    allowance, cap = pause_allowance(gm_time.use(game), gm_time.limits(game, "pause_limit"),
-                                     game.phase)
-    if allowance is not None and cap is not None and allowance < MIN_PAUSE_HOURS:
-        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(allowance))
+    if _pause_refused(s, game) or _asked_of_players(s, game, "pause", None):
         return
-    until = gm_time.pause(s.session, game, s.now)
-    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
-    when = games.local_time(game, until) if until is not None else None
-    s.say(Done.PAUSED, game=game.name, until=when)
-    _tell_all(s, game, Done.PAUSED, game=game.name, until=when)
+    apply_pause(s, game)
+
+
+def approved(s: MailSession, game: Game, action: str, due: datetime | None) -> None:
+    """The other players agreed to the playing GM's request: apply it now, if the caps and
+    the game still allow it (the voter who tipped the vote is answered)."""
+    if game.status != "active":
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
+    elif action == "pause":
+        if not _pause_refused(s, game):
+            apply_pause(s, game)
+    elif due is not None and due > s.now and not _extension_refused(s, game, due):
+        apply_extension(s, game, due)
 
 
 @handles(Verb.RESUME)

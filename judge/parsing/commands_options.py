@@ -88,6 +88,8 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return _hours_list(spec.low, spec.high, base, rest, bad)
     if spec.type is OptionType.LIMITS:
         return _limits(spec.high, base, rest, bad)
+    if spec.type is OptionType.ABSENCES:
+        return _absence_limit(spec.high, base, rest, bad)
     raise AssertionError(f"option type without a grammar: {spec.type}")  # pragma: no cover
 
 
@@ -203,3 +205,14 @@ def _limits(high: int, base: Command, rest: list[str], bad: Any) -> Command | Ma
         return bad()
     return replace(base, setting=dict(zip(("phase", "game"), (int(w) for w in rest),
                                           strict=False)))
+
+
+def _absence_limit(high: int, base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``14 28``: days one absence may last and days away in the whole game; ``14``: the
+    game's total is the same; ``no``: no absence allowed."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting={"each": 0, "game": 0})
+    if not 1 <= len(rest) <= 2 or not all(w.isdigit() and int(w) <= high for w in rest):
+        return bad()
+    each = int(rest[0])
+    return replace(base, setting={"each": each, "game": int(rest[-1]) if len(rest) == 2 else each})

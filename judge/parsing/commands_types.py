@@ -42,6 +42,7 @@ class Verb(StrEnum):
     REFUSE = "REFUSE"
     APPROVE = "APPROVE"  # issue 30: agree to a playing GM's extension or pause
     OPPOSE = "OPPOSE"
+    ABSENCE = "ABSENCE"  # issue 30: a player's announced absence (njudge's SET ABSENCE)
     START = "START"
     SET_DEADLINE = "SET_DEADLINE"
     EXTEND = "EXTEND"

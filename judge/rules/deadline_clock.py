@@ -20,9 +20,10 @@ service hands in the game's options, the time zone and ``now``; nothing here rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -40,6 +41,42 @@ class Absence:
 
     start: date
     end: date
+
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+class AbsenceRefusal(StrEnum):
+    """Why an announced absence is not taken (the game's ABSENCE LIMIT, or the dates)."""
+
+    NOT_ALLOWED = "not_allowed"  # the game allows none
+    ENDS_BEFORE_START = "ends_before_start"
+    IN_THE_PAST = "in_the_past"
+    TOO_LONG = "too_long"  # longer than one absence may last
+    OVER_GAME_LIMIT = "over_game_limit"  # more days away than the game allows a player
+
+
+def absence_refused(new: Absence, mine: Sequence[Absence], today: date, each: int,
+                    game: int) -> tuple[AbsenceRefusal, int] | None:
+    """Whether ``new`` is refused, with the days still allowed (for the refusal's text).
+
+    ``mine``: the player's absences already announced in this game; days they share with
+    ``new`` are counted once, so announcing the same absence again costs nothing."""
+    if each <= 0:
+        return AbsenceRefusal.NOT_ALLOWED, 0
+    if new.end < new.start:
+        return AbsenceRefusal.ENDS_BEFORE_START, 0
+    if new.start < today:
+        return AbsenceRefusal.IN_THE_PAST, 0
+    if new.days > each:
+        return AbsenceRefusal.TOO_LONG, each
+    taken = {a.start + timedelta(days=i) for a in mine for i in range(a.days)}
+    wanted = {new.start + timedelta(days=i) for i in range(new.days)}
+    if len(taken | wanted) > game:
+        return AbsenceRefusal.OVER_GAME_LIMIT, max(game - len(taken), 0)
+    return None
 
 
 @dataclass(frozen=True)
@@ -60,11 +97,13 @@ class DeadlineRule:
         hours.update(options.get("deadlines_hours") or {})
         clock = {k: parse_clock(v) for k, v in (options.get("clock") or {}).items()}
         off = options.get("days_off") or []
+        stored = tuple(Absence(date.fromisoformat(a["start"]), date.fromisoformat(a["end"]))
+                       for a in options.get("absences") or [])
         return cls(zone=ZoneInfo(str(options.get("timezone") or "UTC")), hours=hours,
                    clock=clock,
                    weekdays_off=frozenset(WEEKDAYS.index(d) for d in off if d in WEEKDAYS),
                    dates_off=frozenset(date.fromisoformat(d) for d in off if d not in WEEKDAYS),
-                   absences=tuple(absences))
+                   absences=stored + tuple(absences))
 
     def is_off(self, day: date) -> bool:
         return day.weekday() in self.weekdays_off or day in self.dates_off

@@ -47,6 +47,7 @@ class OptionType(StrEnum):
     DAYS_OFF = "days_off"  # weekday names (three languages) and dates YYYY-MM-DD, or no
     HOURS_LIST = "hours_list"  # "24 2": whole hours between ``low`` and ``high``, or no
     LIMITS = "limits"  # "per-phase [per-game]" hours (up to ``high``), or no (no cap)
+    ABSENCES = "absences"  # "each [per-game]" days a player may be away, or no (none allowed)
 
 
 BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
@@ -274,6 +275,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "finisce da sé al limite)",
                   "par-phase [par-partie] heures | non (plafonds des pauses de l'arbitre ; une "
                   "pause finit d'elle-même au plafond)"), default={}, high=8760),
+    # issue 30 point 3: how long one ABSENCE may last and how many days a player may be away
+    # in the whole game (njudge's SET ABSENCE); ABSENCE LIMIT no: absences are refused
+    OptionSpec("absence_limit", _w("ABSENCE LIMIT", "LIMITE ASSENZE", "LIMITE ABSENCES"),
+               OptionType.ABSENCES,
+               _v("each [per-game] days | no (14 28: an absence of up to 14 days, 28 in the game)",
+                  "ciascuna [per-partita] giorni | no (14 28: un'assenza fino a 14 giorni, 28 "
+                  "nella partita)",
+                  "chacune [par-partie] jours | non (14 28 : une absence jusqu'à 14 jours, 28 "
+                  "dans la partie)"), default={"each": 14, "game": 28}, high=365),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
                _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",

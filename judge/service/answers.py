@@ -56,6 +56,7 @@ class CommandRefusal(StrEnum):
     NO_COMPUTER_SEATS = "no_computer_seats"
     SEAT_NOT_FREE = "seat_not_free"
     CLOCK_LIMIT = "clock_limit"  # issue 30: past the game's EXTENSION LIMIT or PAUSE LIMIT
+    ABSENCE_REFUSED = "absence_refused"  # issue 30: past the game's ABSENCE LIMIT, or the dates
     NO_CLOCK_VOTE = "no_clock_vote"  # APPROVE / OPPOSE with no request of a playing GM open
 
 
@@ -117,6 +118,8 @@ class Done(StrEnum):
     PROPOSAL_ANSWERED = "proposal_answered"
     COMPUTER_SEATED = "computer_seated"
     # issue 30: a GM who also plays asks the other players before moving the clock
+    ABSENCE_SET = "absence_set"
+    ABSENCE_MOVED = "absence_moved"  # the deadline moved past a player's absence (not blind)
     CLOCK_VOTE_ASKED = "clock_vote_asked"
     CLOCK_VOTE_OPEN = "clock_vote_open"
     CLOCK_VOTE_RECORDED = "clock_vote_recorded"

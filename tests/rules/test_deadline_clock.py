@@ -9,7 +9,9 @@ from zoneinfo import ZoneInfo
 
 from judge.rules.deadline_clock import (
     Absence,
+    AbsenceRefusal,
     DeadlineRule,
+    absence_refused,
     at_local,
     deadline_after,
     settle,
@@ -145,3 +147,20 @@ def test_a_deadline_in_an_absence_moves_past_it_and_past_days_off() -> None:
     # a deadline outside the absence stays where it is
     before = at_local(date(2026, 6, 2), time(21, 0), ROME)
     assert settle(before, away) == before
+
+
+def test_an_absence_is_refused_past_the_limits_with_the_days_left() -> None:
+    today = date(2027, 3, 1)
+    mine = [Absence(date(2027, 3, 10), date(2027, 3, 14))]
+    assert absence_refused(Absence(date(2027, 3, 2), date(2027, 3, 3)), [], today, 0, 0) == (
+        AbsenceRefusal.NOT_ALLOWED, 0)
+    assert absence_refused(Absence(date(2027, 2, 28), date(2027, 3, 3)), [], today, 9, 9) == (
+        AbsenceRefusal.IN_THE_PAST, 0)
+    assert absence_refused(Absence(date(2027, 3, 5), date(2027, 3, 4)), [], today, 9, 9) == (
+        AbsenceRefusal.ENDS_BEFORE_START, 0)
+    assert absence_refused(Absence(date(2027, 3, 2), date(2027, 3, 7)), [], today, 5, 9) == (
+        AbsenceRefusal.TOO_LONG, 5)
+    # days already announced count once: the same days again are free, new ones are not
+    assert absence_refused(Absence(date(2027, 3, 12), date(2027, 3, 14)), mine, today, 5, 7) is None
+    assert absence_refused(Absence(date(2027, 4, 1), date(2027, 4, 3)), mine, today, 5, 7) == (
+        AbsenceRefusal.OVER_GAME_LIMIT, 2)

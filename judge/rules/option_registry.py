@@ -284,6 +284,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "nella partita)",
                   "chacune [par-partie] jours | non (14 28 : une absence jusqu'à 14 jours, 28 "
                   "dans la partie)"), default={"each": 14, "game": 28}, high=365),
+    # issue 30 point 6: the least reliability (phases ordered in, out of those owed, over all
+    # his games) a player needs to JOIN; a newcomer without a record may join
+    OptionSpec("min_reliability", _w(("MIN RELIABILITY", "RELIABILITY"),
+                                     ("AFFIDABILITA MINIMA", "AFFIDABILITA"),
+                                     ("FIABILITE MINIMALE", "FIABILITE")), OptionType.NUMBER,
+               _v("0..100 (percent of phases a player ordered in over his games, to JOIN)",
+                  "0..100 (percentuale di fasi in cui il giocatore ha dato ordini, per "
+                  "ISCRIVI)",
+                  "0..100 (pourcentage de phases où le joueur a donné ses ordres, pour "
+                  "INSCRIRE)"), low=0, high=100, shown=False),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
                _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",

@@ -57,6 +57,7 @@ class CommandRefusal(StrEnum):
     SEAT_NOT_FREE = "seat_not_free"
     CLOCK_LIMIT = "clock_limit"  # issue 30: past the game's EXTENSION LIMIT or PAUSE LIMIT
     ABSENCE_REFUSED = "absence_refused"  # issue 30: past the game's ABSENCE LIMIT, or the dates
+    RECORD_TOO_LOW = "record_too_low"  # issue 30: below the game's MIN RELIABILITY at JOIN
     NO_CLOCK_VOTE = "no_clock_vote"  # APPROVE / OPPOSE with no request of a playing GM open
 
 

@@ -25,6 +25,7 @@ from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.phase import Phase
+from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
@@ -46,6 +47,7 @@ from judge.service.snapshot_rows import (
     turn_state,
 )
 from judge.settings import Settings
+from judge.storage import recordrepo
 from judge.storage.gamerepo import (
     audit,
     current_orders,
@@ -179,6 +181,26 @@ def _apply_seats(session: Session, game: Game, decision: Decision) -> list[Notic
     return notices
 
 
+ABANDONED = (SeatChangeWhy.ABANDONED_AWAIT_REPLACEMENT, SeatChangeWhy.ABANDONED_SOMMOSSA)
+
+
+def _count_records(session: Session, game: Game, position: Position,
+                   submitted: Mapping[str, list[str]], decision: Decision) -> None:
+    """Issue 30 point 6: each player who owed orders in this phase played it or missed it;
+    a second ONP is an abandoned power. Counted before the seats change."""
+    for row in seats(session, game.id):
+        if row.account_id is None or row.status not in ("active", "onp1"):
+            continue
+        if needs_orders(position, row.power):
+            if submitted.get(row.power):
+                recordrepo.count(session, row.account_id, game.id, played=1)
+            else:
+                recordrepo.count(session, row.account_id, game.id, missed=1)
+        update = decision.seat_updates.get(row.power)
+        if update is not None and update.why in ABANDONED:
+            recordrepo.count(session, row.account_id, game.id, abandoned=1)
+
+
 def _move_deadline(session: Session, game: Game, now: datetime, settings: Settings,
                    decision: Decision) -> TurnReport:
     """Late days charged, a replacement found, or a Sommossa declared: same phase, new deadline."""
@@ -282,6 +304,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     after = position_to_json(adj.position)
     sources = _sources(decision)
     computer.mark_sources(session, game, decision.orders, sources)
+    _count_records(session, game, snapshot_position, submitted, decision)
     notices = _apply_seats(session, game, decision)
     solo = computer.solo_notice(game, adj.position)
     if solo is not None:

@@ -153,6 +153,24 @@ class Deadline(Base):
     done: Mapped[bool] = mapped_column(default=False)
 
 
+class PlayerRecord(Base):
+    """A player's record in one game (issue 30 point 6): phases he ordered in, phases he
+    missed, whether he abandoned his power or was replaced. Counted as it happens (the seat
+    rows follow the power, not the person); summed over his games it is his reliability."""
+
+    __tablename__ = "player_record"
+    __table_args__ = (UniqueConstraint("account_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"),
+                                            index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    played: Mapped[int] = mapped_column(default=0)
+    missed: Mapped[int] = mapped_column(default=0)
+    abandoned: Mapped[int] = mapped_column(default=0)
+    replaced: Mapped[int] = mapped_column(default=0)
+
+
 class AuditLog(Base):
     __tablename__ = "audit_log"
 

@@ -134,6 +134,7 @@ def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> st
     council.characters[seat.power] = name
     botrepo.save_council(session, game.id, council)
     recordrepo.count(session, seat.account_id, game.id, replaced=1)  # issue 30's record
+    games.drop_absences(game, seat.account_id)
     seat.account_id = None
     seat.password_hash = ""
     seat.status = "active"

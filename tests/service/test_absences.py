@@ -99,3 +99,14 @@ def test_under_the_italian_rules_a_late_day_ending_in_an_absence_ends_after_it(
     assert [r.action for r in reports] == ["extended"]
     assert _local(h.game("alpha").deadline) == datetime(2027, 3, 6, 20, 0)
     assert {s.late_days_used for s in h.seats("alpha").values()} == {1}
+
+
+def test_a_player_who_leaves_takes_his_absences_with_him(db: Database) -> None:
+    h = Harness(db)
+    h.started_game(options="CLOCK 20:00")
+    away = PLAYERS[3]
+    h.mail(away, _signon(h, away) + "ABSENCE 2027-03-04 2027-03-06")
+    assert _local(h.game("alpha").deadline) == datetime(2027, 3, 7, 20, 0)
+    assert len(options(h.game("alpha"))["absences"]) == 1
+    h.mail(away, _signon(h, away) + "RESIGN")
+    assert options(h.game("alpha"))["absences"] == []

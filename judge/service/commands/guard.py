@@ -133,6 +133,7 @@ def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) 
                 s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
             if seat.account_id is not None and seat.account_id != account.id:
                 recordrepo.count(s.session, seat.account_id, game.id, replaced=1)  # issue 30
+                games.drop_absences(game, seat.account_id)
             seat.account_id = account.id
             # the scrypt of the new password was made before the write transaction
             seat.password_hash = s.caller.new_hash(password or "")

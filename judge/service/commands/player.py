@@ -162,6 +162,7 @@ def resign_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     seat.status = "vacant"
     recordrepo.count(s.session, seat.account_id, game.id, abandoned=1)  # issue 30's record
+    games.drop_absences(game, seat.account_id)
     s.store.audit(s.now, "resign", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     s.say(Done.RESIGNED, game=game.name, power=seat.power)

@@ -78,6 +78,7 @@ def test_absences_past_the_limits_or_in_the_past_are_refused(db: Database) -> No
     assert "is recorded" in reply("ABSENCE 2027-03-10 2027-03-14")
     # the same days again cost nothing; three more would pass the game's seven
     assert "is recorded" in reply("ABSENCE 2027-03-12 2027-03-13")
+    assert len(options(h.game("alpha"))["absences"]) == 1  # nothing new: not kept twice
     assert "may be away 2 days more at most" in reply("ABSENCE 2027-04-01 2027-04-03")
     assert options(h.game("alpha"))["absence_limit"] == {"each": 5, "game": 7}
     h.mail(GM, "SIGNON GM alpha gmpass\nABSENCE LIMIT no")

@@ -6,7 +6,7 @@ why (nobody learns who is away)."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from judge.parsing.commands import Command, Verb
 from judge.rules.deadline_clock import Absence, absence_refused
@@ -50,9 +50,10 @@ def absence_command(s: MailSession, cmd: Command) -> None:
         reason, days = refused
         s.say(CommandRefusal.ABSENCE_REFUSED, game=game.name, reason=reason.value, days=days)
         return
-    stored.append({"account": seat.account_id, "power": seat.power,
-                   "start": new.start.isoformat(), "end": new.end.isoformat()})
-    games.update_options(game, absences=stored)
+    if not _covered(new, mine):  # the same days again: nothing new to keep
+        stored.append({"account": seat.account_id, "power": seat.power,
+                       "start": new.start.isoformat(), "end": new.end.isoformat()})
+        games.update_options(game, absences=stored)
     s.store.audit(s.now, "absence", game_id=game.id, actor_account_id=s.account.id,
                   power=seat.power, start=new.start.isoformat(), end=new.end.isoformat())
     s.say(Done.ABSENCE_SET, game=game.name, start=new.start.isoformat(), end=new.end.isoformat())
@@ -70,6 +71,13 @@ def absence_command(s: MailSession, cmd: Command) -> None:
     else:
         tell_everyone_else(s, game, Done.ABSENCE_MOVED, game=game.name, phase=game.phase,
                            deadline=when, power=seat.power)
+
+
+def _covered(new: Absence, mine: list[Absence]) -> bool:
+    """Every day of ``new`` is in an absence already kept (so each kept absence adds at least
+    one day, and a player's list stays within the game's ABSENCE LIMIT in length)."""
+    return all(any(a.start <= new.start + timedelta(days=i) <= a.end for a in mine)
+               for i in range(new.days))
 
 
 def tell_everyone_else(s: MailSession, game: Game, key: Done, /, **params: object) -> None:

@@ -16,7 +16,7 @@ GAME_STATUSES = ("forming", "active", "paused", "finished")
 SEAT_STATUSES = ("active", "onp1", "abandoned", "sommossa", "eliminated", "vacant")
 ORDER_SOURCES = ("submitted", "generated", "vote")
 VOTE_KINDS = ("draw", "concede", "sommossa_order")
-DEADLINE_KINDS = ("process", "reminder")
+DEADLINE_KINDS = ("process", "reminder", "resume")  # "resume": a pause at its limit (issue 30)
 
 
 def default_game_options() -> dict[str, Any]:

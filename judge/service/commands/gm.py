@@ -242,7 +242,12 @@ def approved(s: MailSession, game: Game, action: str, due: datetime | None) -> N
     elif action == "pause":
         if not _pause_refused(s, game):
             apply_pause(s, game)
-    elif due is not None and due > s.now and not _extension_refused(s, game, due):
+    elif due is None or due <= max(s.now, game.deadline or s.now):
+        # the deadline moved past the request meanwhile (late days): it is not brought back
+        if game.deadline is not None:
+            s.say(Done.DEADLINE_SET, game=game.name, phase=game.phase,
+                  deadline=games.local_time(game, game.deadline))
+    elif not _extension_refused(s, game, due):
         apply_extension(s, game, due)
 
 

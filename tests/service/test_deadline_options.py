@@ -157,3 +157,20 @@ def test_no_reminders_when_the_game_wants_none(db: Database) -> None:
     assert options(game)["reminders"] == []
     with db.session() as s:
         assert [r.kind for r in deadlines.open_rows(s, s.get(Game, game.id))] == ["process"]
+
+
+@pytest.mark.parametrize("zone,start,shown", [
+    # clocks go forward in New York on 14 March 2027: Friday 07:00 EST + 48 h is Sunday 08:00
+    # EDT; the first 20:00 after it is Sunday's, in summer time
+    ("America/New_York", datetime(2027, 3, 12, 12, 0, tzinfo=UTC), "2027-03-14 20:00 EDT"),
+    # clocks go forward in Rome on 28 March 2027
+    ("Europe/Rome", datetime(2027, 3, 26, 12, 0, tzinfo=UTC), "2027-03-28 20:00 CEST"),
+    # clocks go back in Rome on 31 October 2027
+    ("Europe/Rome", datetime(2027, 10, 29, 12, 0, tzinfo=UTC), "2027-10-31 20:00 CET"),
+])
+def test_the_start_notice_shows_the_clock_deadline_across_dst_changes(
+        db: Database, zone: str, start: datetime, shown: str) -> None:
+    h = Harness(db, now=start)
+    players = h.started_game(options=f"TIMEZONE {zone}\nCLOCK 20:00\nDEADLINES M=48")
+    notices = [m for m in h.outbox if m.to == players["ENGLAND"] and m.kind != "reply"]
+    assert any(shown in m.body for m in notices), [m.body for m in notices]

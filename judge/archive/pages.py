@@ -189,6 +189,7 @@ def game_page(game: Mapping[str, Any]) -> dict[str, Any]:
     latest = turns[-1]["position_after"] if turns else {}
     return {
         "game": _public_game(game),
+        "gm_clock": list(game.get("gm_clock") or []),
         "phases": [{"phase": t["phase"], "title": phase_title(t["phase"])} for t in turns],
         "centres": {"years": years, "counts": counts},
         "current_centres": {

@@ -193,6 +193,18 @@ def _date(words: list[str]) -> Fields:
     return {"value": value}
 
 
+# "2027-03-10 2027-03-14", "2027-03-10 TO 2027-03-14" (AL, A, AU: the words between two dates)
+_ABSENCE_LINK = frozenset({"TO", "UNTIL", "AL", "FINO", "A", "AU", "JUSQU'AU", "-"})
+
+
+def _absence(words: list[str]) -> Fields:
+    """Two dates (the first and the last day away), or one date (one day)."""
+    dates = [w for w in words if fold(w) not in _ABSENCE_LINK]
+    if not 1 <= len(dates) <= 2 or not all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", d) for d in dates):
+        raise ArgumentProblem(Problem.BAD_DATE, " ".join(words))
+    return {"value": f"{dates[0]} {dates[-1]}"}
+
+
 def _hours(words: list[str]) -> Fields:
     """``48``, ``48H``, ``2D`` / ``2G`` / ``2J`` (days), or the same with a space."""
     m = _HOURS.match(fold("".join(words)))
@@ -327,6 +339,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("accept a proposal made to you (the latest without a number)")),
     CommandSpec(Verb.REFUSE, P, (Arg(_number, optional=True),),
                 help=N_("refuse a proposal made to you")),
+    CommandSpec(Verb.APPROVE, P,
+                help=N_("agree to the extension or pause asked by a GM who also plays a power")),
+    CommandSpec(Verb.OPPOSE, P,
+                help=N_("refuse the extension or pause asked by a GM who also plays a power")),
+    CommandSpec(Verb.ABSENCE, P, (Arg(_absence, words=None),),
+                help=N_("announce an absence (first and last day away): no deadline falls in it,"
+                        " within the game's ABSENCE LIMIT")),
     CommandSpec(Verb.START, G,
                 help=N_("assign the powers and start the game")),
     CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),),

@@ -10,7 +10,11 @@ from typing import Any
 from judge.adjudicator.phase import Phase
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_types import Command, Malformed, Problem, Verb
-from judge.rules.option_registry import BOOL_WORDS, OptionType, option
+from judge.rules.option_registry import BOOL_WORDS, WEEKDAY_WORDS, OptionType, option
+
+# days off are a short list: a week's names and a club's holidays, never a calendar
+MAX_DAYS_OFF = 60
+MAX_REMINDERS = 4  # reminders before one deadline
 
 
 def grey_words() -> frozenset[str]:
@@ -76,6 +80,16 @@ def option_line(key: str, rest: list[str], lineno: int, text: str, lang: str) ->
         return _deadlines(base, rest, bad)
     if spec.type is OptionType.ENDING:
         return _ending(base, rest, bad)
+    if spec.type is OptionType.CLOCK:
+        return _clock(base, rest, bad)
+    if spec.type is OptionType.DAYS_OFF:
+        return _days_off(base, rest, bad)
+    if spec.type is OptionType.HOURS_LIST:
+        return _hours_list(spec.low, spec.high, base, rest, bad)
+    if spec.type is OptionType.LIMITS:
+        return _limits(spec.high, base, rest, bad)
+    if spec.type is OptionType.ABSENCES:
+        return _absence_limit(spec.high, base, rest, bad)
     raise AssertionError(f"option type without a grammar: {spec.type}")  # pragma: no cover
 
 
@@ -117,3 +131,88 @@ def _deadlines(base: Command, rest: list[str], bad: Any) -> Command | Malformed:
     if not hours or any(h <= 0 for h in hours.values()):
         return bad()
     return replace(base, setting=hours)
+
+
+def clock_time(word: str) -> str | None:
+    """``21:00``, ``9:30`` or ``2100`` -> ``"21:00"``; None when it is no time of day."""
+    m = re.fullmatch(r"(\d{1,2})[:.h]?(\d{2})", word.strip().lower())
+    if m is None or int(m[1]) > 23 or int(m[2]) > 59:
+        return None
+    return f"{int(m[1]):02d}:{m[2]}"
+
+
+def _clock(base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``21:00`` (every kind of phase), ``M=21:00 R=12:00 A=12:00`` or ``no`` (no clock)."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting={})
+    if len(rest) == 1 and "=" not in rest[0]:
+        when = clock_time(rest[0])
+        return bad() if when is None else replace(base, setting=dict.fromkeys("MRA", when))
+    words = " ".join(rest).replace("=", " ").split()
+    if len(words) % 2 or len(words) > 6:
+        return bad()
+    clock: dict[str, str] = {}
+    for kind, word in zip(words[::2], words[1::2], strict=True):
+        k, when = fold(kind)[:1], clock_time(word)
+        if k not in "MRA" or when is None:
+            return bad()
+        clock[k] = when
+    return replace(base, setting=clock)
+
+
+def _days_off(base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """Weekday names in any of the three languages and dates ``2027-12-25``; ``no`` clears."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting=[])
+    words = " ".join(rest).replace(",", " ").split()
+    if len(words) > MAX_DAYS_OFF:
+        return bad()
+    days: list[str] = []
+    for word in words:
+        folded = fold(word)
+        day = next((d for d, names in WEEKDAY_WORDS.items() if folded in names), None)
+        if day is None and re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+            try:
+                day = date.fromisoformat(word).isoformat()
+            except ValueError:
+                return bad(word)
+        if day is None:
+            return bad(word)
+        if day not in days:
+            days.append(day)
+    return replace(base, setting=days)
+
+
+def _hours_list(low: int, high: int, base: Command, rest: list[str], bad: Any,
+                ) -> Command | Malformed:
+    """``24 2`` (hours, any order; stored largest first) or ``no`` (none)."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting=[])
+    words = " ".join(rest).replace(",", " ").split()
+    if not 1 <= len(words) <= MAX_REMINDERS or not all(w.isdigit() for w in words):
+        return bad()
+    hours = sorted({int(w) for w in words}, reverse=True)
+    if not all(low <= h <= high for h in hours):
+        return bad()
+    return replace(base, setting=hours)
+
+
+def _limits(high: int, base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``48 168``: hours per phase and per game; ``48``: per phase only; ``no``: no cap."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting={})
+    if not 1 <= len(rest) <= 2 or not all(w.isdigit() and int(w) <= high for w in rest):
+        return bad()
+    return replace(base, setting=dict(zip(("phase", "game"), (int(w) for w in rest),
+                                          strict=False)))
+
+
+def _absence_limit(high: int, base: Command, rest: list[str], bad: Any) -> Command | Malformed:
+    """``14 28``: days one absence may last and days away in the whole game; ``14``: the
+    game's total is the same; ``no``: no absence allowed."""
+    if len(rest) == 1 and value_of("bool", rest[0]) == "false":
+        return replace(base, setting={"each": 0, "game": 0})
+    if not 1 <= len(rest) <= 2 or not all(w.isdigit() and int(w) <= high for w in rest):
+        return bad()
+    each = int(rest[0])
+    return replace(base, setting={"each": each, "game": int(rest[-1]) if len(rest) == 2 else each})

@@ -40,6 +40,9 @@ class Verb(StrEnum):
     PROPOSE = "PROPOSE"  # negotiation with the computer powers and the players (issue 14)
     ACCEPT = "ACCEPT"
     REFUSE = "REFUSE"
+    APPROVE = "APPROVE"  # issue 30: agree to a playing GM's extension or pause
+    OPPOSE = "OPPOSE"
+    ABSENCE = "ABSENCE"  # issue 30: a player's announced absence (njudge's SET ABSENCE)
     START = "START"
     SET_DEADLINE = "SET_DEADLINE"
     EXTEND = "EXTEND"

@@ -43,11 +43,26 @@ class OptionType(StrEnum):
     DEADLINES = "deadlines"  # "M=72 R=24 A=24" (hours per phase kind)
     ENDING = "ending"  # centres, a date (YYYY-MM-DD) or a phase (F1910M)
     COMPUTER = "computer"  # yes/no or a power: the computer takes the seats nobody joined for
+    CLOCK = "clock"  # "21:00" or "M=21:00 R=12:00 A=12:00" (time of day per phase kind), or no
+    DAYS_OFF = "days_off"  # weekday names (three languages) and dates YYYY-MM-DD, or no
+    HOURS_LIST = "hours_list"  # "24 2": whole hours between ``low`` and ``high``, or no
+    LIMITS = "limits"  # "per-phase [per-game]" hours (up to ``high``), or no (no cap)
+    ABSENCES = "absences"  # "each [per-game]" days a player may be away, or no (none allowed)
 
 
 BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
     "true": ("YES", "Y", "ON", "TRUE", "SI", "OUI"),
     "false": ("NO", "N", "OFF", "FALSE", "NON"),
+}
+# issue 30's days off: each weekday (``judge.rules.deadline_clock.WEEKDAYS``) in en, it, fr
+WEEKDAY_WORDS: Mapping[str, tuple[str, ...]] = {
+    "mon": ("MON", "MONDAY", "LUN", "LUNEDI", "LUNDI"),
+    "tue": ("TUE", "TUESDAY", "MAR", "MARTEDI", "MARDI"),
+    "wed": ("WED", "WEDNESDAY", "MER", "MERCOLEDI", "MERCREDI"),
+    "thu": ("THU", "THURSDAY", "GIO", "GIOVEDI", "JEU", "JEUDI"),
+    "fri": ("FRI", "FRIDAY", "VEN", "VENERDI", "VENDREDI"),
+    "sat": ("SAT", "SATURDAY", "SAB", "SABATO", "SAM", "SAMEDI"),
+    "sun": ("SUN", "SUNDAY", "DOM", "DOMENICA", "DIM", "DIMANCHE"),
 }
 EVERY_RULE_SET = frozenset(RuleSet)
 # changes a setter returns under these keys are the game row's columns, not option-dict keys
@@ -97,6 +112,21 @@ def _set_late_days(value: Any, _: OptionContext) -> dict[str, Any]:
 def _set_deadlines(value: Any, ctx: OptionContext) -> dict[str, Any]:
     # "M=48" changes the movement hours and keeps the others
     return {"deadlines_hours": {**ctx.options["deadlines_hours"], **value}}
+
+
+def _set_clock(value: Any, ctx: OptionContext) -> dict[str, Any]:
+    # "M=21:00" sets the movement clock and keeps the others; CLOCK NO drops every clock
+    if not value:
+        return {"clock": {}}
+    return {"clock": {**(ctx.options.get("clock") or {}), **value}}
+
+
+def _set_days_off(value: Any, _: OptionContext) -> dict[str, Any]:
+    # a deadline moves to the next day that is not off: at least one weekday must stay open
+    days = list(value or [])
+    if {d for d in days if d in WEEKDAY_WORDS} == set(WEEKDAY_WORDS):
+        raise OptionRefused(" ".join(days))
+    return {"days_off": days}
 
 
 def _set_end(value: Any, ctx: OptionContext) -> dict[str, Any]:
@@ -206,6 +236,64 @@ OPTIONS: tuple[OptionSpec, ...] = (
                OptionType.DEADLINES,
                _v("M=72 R=24 A=24 (hours)", "M=72 R=24 A=24 (ore)", "M=72 R=24 A=24 (heures)"),
                default={"M": 72, "R": 24, "A": 24}, setter=_set_deadlines),
+    # issue 30: the time of day at which deadlines fall (njudge's CLOCK); DEADLINES stays the
+    # minimum hours after processing (judge.rules.deadline_clock)
+    OptionSpec("clock", _w("CLOCK", "ORARIO", "HORAIRE"), OptionType.CLOCK,
+               _v("21:00 | M=21:00 R=12:00 A=12:00 | no (time of day of the deadlines, "
+                  "in the game's time zone)",
+                  "21:00 | M=21:00 R=12:00 A=12:00 | no (ora del giorno delle scadenze, nel "
+                  "fuso orario della partita)",
+                  "21:00 | M=21:00 R=12:00 A=12:00 | non (heure des échéances, dans le "
+                  "fuseau horaire de la partie)"), default={}, setter=_set_clock),
+    # issue 30: days on which no deadline falls (njudge's DAYS); one moves to the next day
+    OptionSpec("days_off", _w(("DAYS OFF", "DAYSOFF"), ("GIORNI LIBERI", "GIORNI DI RIPOSO"),
+                              ("JOURS LIBRES", "JOURS DE REPOS")), OptionType.DAYS_OFF,
+               _v("sat sun 2027-12-25 | no (no deadline on these days)",
+                  "sab dom 2027-12-25 | no (nessuna scadenza in questi giorni)",
+                  "sam dim 2027-12-25 | non (aucune échéance ces jours-là)"),
+               default=[], setter=_set_days_off),
+    # issue 30 point 5: reminders this many hours before each deadline, each only to the
+    # players whose powers still have no orders (judge.service.wakeups.remind)
+    OptionSpec("reminders", _w(("REMINDERS", "REMINDER"), "PROMEMORIA", ("RAPPELS", "RAPPEL")),
+               OptionType.HOURS_LIST,
+               _v("24 2 | no (hours before each deadline; only to players without orders)",
+                  "24 2 | no (ore prima di ogni scadenza; solo a chi non ha dato ordini)",
+                  "24 2 | non (heures avant chaque échéance ; seulement à qui n'a pas donné "
+                  "d'ordres)"), default=[24], low=1, high=336),
+    # issue 30 point 4: caps on the GM's EXTEND / SET DEADLINE and PAUSE (judge.rules.gm_clock)
+    OptionSpec("extension_limit", _w("EXTENSION LIMIT", "LIMITE PROROGHE",
+                                     "LIMITE PROLONGATIONS"), OptionType.LIMITS,
+               _v("per-phase [per-game] hours | no (caps on the GM's extensions)",
+                  "per-fase [per-partita] ore | no (limiti alle proroghe dell'arbitro)",
+                  "par-phase [par-partie] heures | non (plafonds des prolongations de "
+                  "l'arbitre)"), default={}, high=8760),
+    OptionSpec("pause_limit", _w("PAUSE LIMIT", "LIMITE PAUSA", "LIMITE PAUSE"),
+               OptionType.LIMITS,
+               _v("per-phase [per-game] hours | no (caps on the GM's pauses; a pause ends by "
+                  "itself at its cap)",
+                  "per-fase [per-partita] ore | no (limiti alle pause dell'arbitro; una pausa "
+                  "finisce da sé al limite)",
+                  "par-phase [par-partie] heures | non (plafonds des pauses de l'arbitre ; une "
+                  "pause finit d'elle-même au plafond)"), default={}, high=8760),
+    # issue 30 point 3: how long one ABSENCE may last and how many days a player may be away
+    # in the whole game (njudge's SET ABSENCE); ABSENCE LIMIT no: absences are refused
+    OptionSpec("absence_limit", _w("ABSENCE LIMIT", "LIMITE ASSENZE", "LIMITE ABSENCES"),
+               OptionType.ABSENCES,
+               _v("each [per-game] days | no (14 28: an absence of up to 14 days, 28 in the game)",
+                  "ciascuna [per-partita] giorni | no (14 28: un'assenza fino a 14 giorni, 28 "
+                  "nella partita)",
+                  "chacune [par-partie] jours | non (14 28 : une absence jusqu'à 14 jours, 28 "
+                  "dans la partie)"), default={"each": 14, "game": 28}, high=365),
+    # issue 30 point 6: the least reliability (phases ordered in, out of those owed, over all
+    # his games) a player needs to JOIN; a newcomer without a record may join
+    OptionSpec("min_reliability", _w(("MIN RELIABILITY", "RELIABILITY"),
+                                     ("AFFIDABILITA MINIMA", "AFFIDABILITA"),
+                                     ("FIABILITE MINIMALE", "FIABILITE")), OptionType.NUMBER,
+               _v("0..100 (percent of phases a player ordered in over his games, to JOIN)",
+                  "0..100 (percentuale di fasi in cui il giocatore ha dato ordini, per "
+                  "ISCRIVI)",
+                  "0..100 (pourcentage de phases où le joueur a donné ses ordres, pour "
+                  "INSCRIRE)"), low=0, high=100, shown=False),
     OptionSpec("timezone", _w(("TIMEZONE", "TIME ZONE"), ("FUSO", "FUSO ORARIO"),
                               ("FUSEAU", "FUSEAU HORAIRE")), OptionType.TEXT,
                _v("Europe/Rome", "Europe/Rome", "Europe/Paris"), default="Europe/Rome",
@@ -324,6 +412,8 @@ def default_options() -> dict[str, Any]:
             out.update(spec.default)
         elif isinstance(spec.default, dict):
             out[spec.key] = dict(spec.default)
+        elif isinstance(spec.default, list):
+            out[spec.key] = list(spec.default)
         else:
             out[spec.key] = spec.default
     return out

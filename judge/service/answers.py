@@ -55,6 +55,10 @@ class CommandRefusal(StrEnum):
     NO_PROPOSAL = "no_proposal"
     NO_COMPUTER_SEATS = "no_computer_seats"
     SEAT_NOT_FREE = "seat_not_free"
+    CLOCK_LIMIT = "clock_limit"  # issue 30: past the game's EXTENSION LIMIT or PAUSE LIMIT
+    ABSENCE_REFUSED = "absence_refused"  # issue 30: past the game's ABSENCE LIMIT, or the dates
+    RECORD_TOO_LOW = "record_too_low"  # issue 30: below the game's MIN RELIABILITY at JOIN
+    NO_CLOCK_VOTE = "no_clock_vote"  # APPROVE / OPPOSE with no request of a playing GM open
 
 
 class Done(StrEnum):
@@ -114,3 +118,10 @@ class Done(StrEnum):
     PROPOSAL_SENT = "proposal_sent"
     PROPOSAL_ANSWERED = "proposal_answered"
     COMPUTER_SEATED = "computer_seated"
+    # issue 30: a GM who also plays asks the other players before moving the clock
+    ABSENCE_SET = "absence_set"
+    ABSENCE_MOVED = "absence_moved"  # the deadline moved past a player's absence (not blind)
+    CLOCK_VOTE_ASKED = "clock_vote_asked"
+    CLOCK_VOTE_OPEN = "clock_vote_open"
+    CLOCK_VOTE_RECORDED = "clock_vote_recorded"
+    CLOCK_VOTE_REJECTED = "clock_vote_rejected"

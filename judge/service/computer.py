@@ -43,7 +43,7 @@ from judge.rules.due import needs_orders
 from judge.rules.game_end import solo_won
 from judge.service import announce, games, turns, usecases
 from judge.settings import Settings
-from judge.storage import botrepo, gamerepo
+from judge.storage import botrepo, gamerepo, recordrepo
 from judge.storage.models import Game, Press, Seat
 from judge.storage.turnrepo import savepoint
 
@@ -133,6 +133,8 @@ def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> st
     name = rng.choice(free)
     council.characters[seat.power] = name
     botrepo.save_council(session, game.id, council)
+    recordrepo.count(session, seat.account_id, game.id, replaced=1)  # issue 30's record
+    games.drop_absences(game, seat.account_id)
     seat.account_id = None
     seat.password_hash = ""
     seat.status = "active"

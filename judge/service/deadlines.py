@@ -11,16 +11,19 @@ WAIT taken back, a new phase or deadline -- in the transaction that changed it, 
 scheduler (woken by the commit) processes the game. No sweep over every game is needed.
 
 Deadlines are computed on the game's wall clock (zoneinfo): 72 hours after Saturday 20:00 in
-Rome is Tuesday 20:00 in Rome even when the clocks change in between.
+Rome is Tuesday 20:00 in Rome even when the clocks change in between. The rule itself (the
+minimum hours, a clock time, days off) is pure: ``judge.rules.deadline_clock``.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.adjudicator.phase import Phase
+from judge.rules.deadline_clock import DeadlineRule, deadline_after, settle
+from judge.rules.deadline_clock import wall_clock_after as wall_clock_after
 from judge.storage.claimrepo import EARLY, add_early_row, open_early_row
 from judge.storage.gamerepo import due_deadlines
 from judge.storage.gamerepo import next_deadline as earliest_row
@@ -30,7 +33,6 @@ from judge.storage.turnrepo import close_deadlines
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
-DEFAULT_HOURS = {"M": 72, "R": 24, "A": 24}
 REMINDER_BEFORE = timedelta(hours=24)
 
 
@@ -38,35 +40,34 @@ def game_zone(game: Game) -> ZoneInfo:
     return ZoneInfo(str((game.options or {}).get("timezone") or "UTC"))
 
 
-def phase_hours(options: dict[str, Any], phase: str) -> float:
-    hours = dict(DEFAULT_HOURS)
-    hours.update((options or {}).get("deadlines_hours") or {})
-    return float(hours[Phase.parse(phase).kind.value])
-
-
-def wall_clock_after(now: datetime, hours: float, zone: ZoneInfo) -> datetime:
-    """``now`` plus ``hours`` on the local wall clock, returned in UTC, to the minute.
-
-    Python adds a timedelta to an aware datetime in wall time; converting through UTC
-    afterwards settles times that fall in a DST gap or fold.
-    """
-    local = now.astimezone(zone) + timedelta(hours=hours)
-    local = local.replace(second=0, microsecond=0)
-    return local.astimezone(UTC)
+def deadline_rule(game: Game) -> DeadlineRule:
+    """The game's deadline rule: its hours, clock times and days off, in its zone."""
+    return DeadlineRule.from_options(game.options or {})
 
 
 def next_deadline(game: Game, phase: str, now: datetime) -> datetime:
-    return wall_clock_after(now, phase_hours(game.options, phase), game_zone(game))
+    """The deadline of ``phase`` starting at ``now`` (CLOCK and DAYS OFF applied)."""
+    return deadline_after(now, Phase.parse(phase).kind.value, deadline_rule(game))
 
 
-def reminder_before(game: Game) -> timedelta:
-    hours = (game.options or {}).get("reminder_hours")
-    return timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE
+def off_days_settled(game: Game, due: datetime) -> datetime:
+    """A computed deadline (a late day, an extension) moved off the game's days off."""
+    return settle(due, deadline_rule(game))
+
+
+def reminders_before(game: Game) -> list[timedelta]:
+    """How long before the deadline each reminder goes: the REMINDERS option (issue 30), else
+    the older single ``reminder_hours`` key, else a day."""
+    opts = game.options or {}
+    if "reminders" in opts:
+        return [timedelta(hours=float(h)) for h in opts["reminders"] or []]
+    hours = opts.get("reminder_hours")
+    return [timedelta(hours=float(hours)) if hours is not None else REMINDER_BEFORE]
 
 
 def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: datetime,
              look: bool = True) -> None:
-    """Make ``due_at`` the game's deadline for ``phase``: rows for processing and a reminder.
+    """Make ``due_at`` the game's deadline for ``phase``: rows for processing and reminders.
 
     Earlier open rows of the game are closed first, so a moved deadline never fires twice.
     ``look``: also look at the game at once (its orders may be complete already); False
@@ -75,10 +76,11 @@ def schedule(session: Session, game: Game, phase: str, due_at: datetime, now: da
     clear(session, game)
     game.deadline = due_at
     session.add(Deadline(game_id=game.id, phase=phase, due_at=due_at, kind="process", done=False))
-    remind_at = due_at - reminder_before(game)
-    if remind_at > now:
-        session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at, kind="reminder",
-                             done=False))
+    for before in reminders_before(game):
+        remind_at = due_at - before
+        if remind_at > now:  # a reminder already past (a short deadline) is not sent late
+            session.add(Deadline(game_id=game.id, phase=phase, due_at=remind_at,
+                                 kind="reminder", done=False))
     # a new phase may need no orders at all, a moved deadline may find them all in already
     if look:
         add_early_row(session, game.id, phase, now)

@@ -64,6 +64,15 @@ def update_options(game: Game, **changes: Any) -> None:
     game.options = new
 
 
+def drop_absences(game: Game, account_id: int | None) -> None:
+    """A player who leaves his seat takes his announced absences with him (issue 30): they
+    no longer hold the game's deadlines back."""
+    absences = (game.options or {}).get("absences") or []
+    kept = [a for a in absences if a.get("account") != account_id]
+    if account_id is not None and len(kept) != len(absences):
+        update_options(game, absences=kept)
+
+
 def rule_options(game: Game) -> GameOptions:
     # one reading of the option dict for the whole judge (the turns code uses the same)
     return snapshot_rows.game_options(options(game))

@@ -25,6 +25,7 @@ from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json, position_to_json
 from judge.adjudicator.outcomes import Outcome
 from judge.adjudicator.phase import Phase
+from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bulletins.render import render
 from judge.bulletins.views import Notice, TurnRecord, notice_view, results_view
@@ -46,6 +47,7 @@ from judge.service.snapshot_rows import (
     turn_state,
 )
 from judge.settings import Settings
+from judge.storage import recordrepo
 from judge.storage.gamerepo import (
     audit,
     current_orders,
@@ -179,24 +181,47 @@ def _apply_seats(session: Session, game: Game, decision: Decision) -> list[Notic
     return notices
 
 
+ABANDONED = (SeatChangeWhy.ABANDONED_AWAIT_REPLACEMENT, SeatChangeWhy.ABANDONED_SOMMOSSA)
+
+
+def _count_records(session: Session, game: Game, position: Position,
+                   submitted: Mapping[str, list[str]], decision: Decision) -> None:
+    """Issue 30 point 6: each player who owed orders in this phase played it or missed it;
+    a second ONP is an abandoned power. Counted before the seats change."""
+    for row in seats(session, game.id):
+        if row.account_id is None or row.status not in ("active", "onp1"):
+            continue
+        if needs_orders(position, row.power):
+            if submitted.get(row.power):
+                recordrepo.count(session, row.account_id, game.id, played=1)
+            else:
+                recordrepo.count(session, row.account_id, game.id, missed=1)
+        update = decision.seat_updates.get(row.power)
+        if update is not None and update.why in ABANDONED:
+            recordrepo.count(session, row.account_id, game.id, abandoned=1)
+
+
 def _move_deadline(session: Session, game: Game, now: datetime, settings: Settings,
                    decision: Decision) -> TurnReport:
     """Late days charged, a replacement found, or a Sommossa declared: same phase, new deadline."""
-    notices = _apply_seats(session, game, decision)
     assert decision.new_deadline is not None
+    # issue 30: a late day or a suspension never ends on one of the game's days off
+    due = deadlines.off_days_settled(game, decision.new_deadline)
+    decision = replace(decision, new_deadline=due)
+    notices = _apply_seats(session, game, decision)
     if decision.action is Action.EXTEND_DEADLINE and decision.why.value == "late_days_charged":
         set_turn_state(game, extended=True)
     else:
         set_turn_state(game, suspended=False, replacement_for=None)
-    deadlines.schedule(session, game, game.phase, decision.new_deadline, now)
+    deadlines.schedule(session, game, game.phase, due, now)
     view = notice_view(announce.game_info(game, settings), game.phase, notices,
-                       deadline=decision.new_deadline,
+                       deadline=due,
                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
     subject, body = announce.broadcast(session, settings, now, game, "notice", view)
     announce.tell_club_list(session, settings, now, game, game.phase, notices,
-                            decision.new_deadline)
+                            due)
     audit(session, now, f"turn.{decision.action.value}", game.id, phase=game.phase,
-          why=decision.why.value, deadline=decision.new_deadline.isoformat())
+          why=decision.why.value, deadline=due.isoformat())
     action = "sommossa" if decision.action is Action.DECLARE_SOMMOSSA else "extended"
     return TurnReport(action, decision.why.value, game.phase, game.phase, subject, body)
 
@@ -266,6 +291,9 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # computer powers call the use cases, which call this module: imported when used
     from judge.service import computer
 
+    if decision.suspend_until is not None:  # issue 30: a suspension never ends on a day off
+        decision = replace(decision, suspend_until=deadlines.off_days_settled(
+            game, decision.suspend_until))
     phase = game.phase
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
@@ -276,6 +304,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     after = position_to_json(adj.position)
     sources = _sources(decision)
     computer.mark_sources(session, game, decision.orders, sources)
+    _count_records(session, game, snapshot_position, submitted, decision)
     notices = _apply_seats(session, game, decision)
     solo = computer.solo_notice(game, adj.position)
     if solo is not None:

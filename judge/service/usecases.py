@@ -23,11 +23,12 @@ from typing import Any
 from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
+from judge.rules.reliability import Record
 from judge.service import deadlines, games, lockout, turns
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
-from judge.storage import gamerepo, playrepo
+from judge.storage import gamerepo, playrepo, recordrepo
 from judge.storage.models import Game, Seat
 
 __all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
@@ -163,6 +164,13 @@ def join_game(session: Session, caller: Caller, game_name: str, password: str,
     if len(seats) >= needed:
         raise Denied(CommandRefusal.GAME_FULL, game, game=game.name)
     _confirmed(caller, game)
+    minimum = games.options(game).get("min_reliability")
+    if minimum is not None:
+        # issue 30: the GM asks for reliable players (a newcomer has no record to fail)
+        mine = recordrepo.records(session, [player.id]).get(player.id, Record())
+        if not mine.meets(int(minimum)):
+            raise Denied(CommandRefusal.RECORD_TOO_LOW, game, game=game.name, needed=minimum,
+                         percent=mine.percent)
     taken = {seat.power for seat in seats}
     placeholder = next(f"{games.PLACEHOLDER}{n}" for n in range(1, needed + 1)
                        if f"{games.PLACEHOLDER}{n}" not in taken)

@@ -23,7 +23,7 @@ from typing import Any
 from judge.adjudicator.jsonio import position_from_json
 from judge.bulletins.views import notice_view
 from judge.rules.due import needs_orders
-from judge.service import announce, deadlines
+from judge.service import announce, deadlines, gm_time
 from judge.service.snapshot_rows import rules_status
 from judge.service.turns import TurnReport, process
 from judge.settings import Settings
@@ -73,6 +73,11 @@ def handle_row(session: Session, row_id: int, now: datetime, settings: Settings,
         session.delete(row)  # a look, not a schedule: not kept once done
     else:
         row.done = True
+    if row.kind == gm_time.RESUME:
+        # issue 30: a pause ends by itself at the game's PAUSE LIMIT
+        if game is not None and game.status == "paused" and row.phase == game.phase:
+            gm_time.resume_at_cap(session, game, now, settings)
+        return None
     if game is None or game.status != "active" or row.phase != game.phase:
         return None  # a stale row: the game moved on, was paused or ended
     if row.kind == "reminder":

@@ -5,12 +5,14 @@ immutable ``turn`` snapshots. Order sets, press, deadlines and addresses are nev
 archive cannot leak them however its pages are written. Once a game is over, what its final
 bulletin published "per regolarità e trasparenza" (seed 002) is public too: how and when it
 ended, the orders sent for powers in ONP or Sommossa, and in a blind game who played which
-power. Draw votes and concessions stay secret.
+power. Draw votes and concessions stay secret. Beside each player shown, his record over all
+his games (issue 30: phases played and missed, powers abandoned, replacements).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from sqlalchemy import func, select
@@ -18,6 +20,7 @@ from sqlalchemy.orm import defer
 
 from judge.storage.database import Database
 from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
+from judge.storage.recordrepo import records
 
 
 def _blind(game: Game) -> bool:
@@ -47,13 +50,17 @@ def _players_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str,
     for gid, power, _status, _name, account in rows:
         if account is not None:
             held.setdefault((gid, account), []).append(power)
+    # issue 30: each player's record over all his games, in one more query
+    record = records(session, (a for *_, a in rows if a is not None))
     # display names only: an address is never shown, blind game or not
     for gid, p, st, n, a in rows:
         players = out[gid]
         assert players is not None
+        mine = record.get(a) if a is not None else None
         players.append({"power": p, "status": st, "name": n or "",
                         "with": [o for o in held.get((gid, a), []) if o != p]
-                        if a is not None else []})
+                        if a is not None else [],
+                        "record": asdict(mine) | {"percent": mine.percent} if mine else None})
     return out
 
 
@@ -84,6 +91,9 @@ def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
         "players": players[game.id],
         "ended": ended.get(game.id),
         "revealed": revealed.get(game.id, []),
+        # issue 30: every extension and pause of the GM, public like the game's deadlines
+        "gm_clock": [{k: e.get(k) for k in ("at", "phase", "action", "hours", "by")}
+                     for e in (game.options or {}).get("gm_clock_log") or []],
     } for game in games]
 
 

@@ -20,6 +20,7 @@ from judge.storage.models_game import (
     Deadline,
     Game,
     OrderSet,
+    PlayerRecord,
     Press,
     Seat,
     Turn,
@@ -42,6 +43,7 @@ from judge.storage.models_mail import (
 )
 
 __all__ = [
+    "PlayerRecord",
     "CONFIRMATION_ACTIONS",
     "CONFIRMATION_STATUSES",
     "Confirmation",

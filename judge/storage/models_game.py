@@ -16,7 +16,7 @@ GAME_STATUSES = ("forming", "active", "paused", "finished")
 SEAT_STATUSES = ("active", "onp1", "abandoned", "sommossa", "eliminated", "vacant")
 ORDER_SOURCES = ("submitted", "generated", "vote")
 VOTE_KINDS = ("draw", "concede", "sommossa_order")
-DEADLINE_KINDS = ("process", "reminder")
+DEADLINE_KINDS = ("process", "reminder", "resume")  # "resume": a pause at its limit (issue 30)
 
 
 def default_game_options() -> dict[str, Any]:
@@ -151,6 +151,24 @@ class Deadline(Base):
     due_at: Mapped[datetime]
     kind: Mapped[str] = mapped_column(String(16), default="process")
     done: Mapped[bool] = mapped_column(default=False)
+
+
+class PlayerRecord(Base):
+    """A player's record in one game (issue 30 point 6): phases he ordered in, phases he
+    missed, whether he abandoned his power or was replaced. Counted as it happens (the seat
+    rows follow the power, not the person); summed over his games it is his reliability."""
+
+    __tablename__ = "player_record"
+    __table_args__ = (UniqueConstraint("account_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"),
+                                            index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    played: Mapped[int] = mapped_column(default=0)
+    missed: Mapped[int] = mapped_column(default=0)
+    abandoned: Mapped[int] = mapped_column(default=0)
+    replaced: Mapped[int] = mapped_column(default=0)
 
 
 class AuditLog(Base):

@@ -54,7 +54,9 @@ def _line(key: str, word: str) -> str:
     sample = {OptionType.FLAG: "", OptionType.TEXT: "Europe/Rome", OptionType.NAME: "pure",
               OptionType.NUMBER: str(spec.low), OptionType.LATE_DAYS: "5 2",
               OptionType.DEADLINES: "M=48", OptionType.ENDING: "18",
-              OptionType.COMPUTER: "FRANCE"}
+              OptionType.COMPUTER: "FRANCE", OptionType.CLOCK: "21:00",
+              OptionType.DAYS_OFF: "sun", OptionType.HOURS_LIST: "24 2",
+              OptionType.LIMITS: "48 96", OptionType.ABSENCES: "7 14"}
     if spec.type is OptionType.CHOICE:
         return f"{word} {next(iter(spec.choices.values()))[0]}"
     return f"{word} {sample[spec.type]}".strip()

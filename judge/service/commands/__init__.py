@@ -28,7 +28,9 @@ from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
+    away,
     gm,
+    gm_vote,
     guard,
     negotiation,
     order_commands,

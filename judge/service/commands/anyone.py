@@ -11,6 +11,7 @@ from judge.service import computer, games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
+from judge.storage import recordrepo
 from judge.storage.models import Game
 
 
@@ -44,7 +45,12 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     position = games.load_position(game) if game.position else None
     playing = game.status in ("active", "paused")
     rows = []
-    for seat in games.assigned_seats(s.session, game):
+    assigned = games.assigned_seats(s.session, game)
+    # issue 30: each player's record over his games, never in a blind game (it would tell
+    # who plays which power)
+    record = {} if games.is_blind(game) else recordrepo.records(
+        s.session, (seat.account_id for seat in assigned if seat.account_id is not None))
+    for seat in assigned:
         # during a phase anyone may see WHO has sent orders (njudge, DPjudge), never what
         on_file = (s.store.current_orders(game.id, game.phase, seat.power)
                    if playing else None)
@@ -57,6 +63,7 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
             "centres": len(position.centers_of(seat.power)) if position else 0,
             "units": len(position.units_of(seat.power)) if position else 0,
             "sent": bool(on_file and on_file.orders) if playing else None,
+            "record": record.get(seat.account_id) if seat.account_id else None,
         })
     return rows
 

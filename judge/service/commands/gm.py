@@ -7,13 +7,16 @@ from datetime import UTC, datetime, timedelta
 from judge.bulletins.views import end_view
 from judge.parsing.command_table import COMPUTER
 from judge.parsing.commands import Command, Verb, lexicon
+from judge.rules.gm_clock import extension_refused, pause_allowance
 from judge.rules.option_registry import locked_after_start
 from judge.service import (
     announce,
+    clock_vote,
     computer,
     deadlines,
     ending,
     games,
+    gm_time,
     snapshot_rows,
     turns,
     usecases,
@@ -27,6 +30,9 @@ from judge.storage.models import Game, Seat
 
 # options that make no sense to change once the powers are handed out
 LOCKED_AFTER_START = locked_after_start()  # from the option registry
+# a pause shorter than this is refused: a GM who has used up his pause time is told so rather
+# than pausing for a few minutes (issue 30)
+MIN_PAUSE_HOURS = 1.0
 
 
 def _game(s: MailSession) -> Game:
@@ -118,6 +124,66 @@ def _reschedule(s: MailSession, game: Game, due: datetime) -> None:
     _tell_all(s, game, Done.DEADLINE_SET, game=game.name, phase=game.phase, deadline=when)
 
 
+def _extension_refused(s: MailSession, game: Game, due: datetime) -> bool:
+    """Issue 30: whether the hours ``due`` adds to the current deadline pass the game's
+    EXTENSION LIMIT (the sender is told which cap and what is left); an earlier deadline adds
+    none."""
+    refused = extension_refused(gm_time.use(game), gm_time.limits(game, "extension_limit"),
+                                game.phase, _added_hours(game, due))
+    if refused is not None:
+        cap, left = refused
+        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(left))
+    return refused is not None
+
+
+def _added_hours(game: Game, due: datetime) -> float:
+    return max((due - (game.deadline or due)).total_seconds() / 3600, 0.0)
+
+
+def _pause_refused(s: MailSession, game: Game) -> bool:
+    allowance, cap = pause_allowance(gm_time.use(game), gm_time.limits(game, "pause_limit"),
+                                     game.phase)
+    if allowance is not None and cap is not None and allowance < MIN_PAUSE_HOURS:
+        s.say(CommandRefusal.CLOCK_LIMIT, game=game.name, cap=cap.value, left=int(allowance))
+        return True
+    return False
+
+
+def apply_extension(s: MailSession, game: Game, due: datetime) -> None:
+    """Move the deadline to ``due`` (checked against the caps), count it, tell everyone."""
+    hours = _added_hours(game, due)
+    if hours:
+        gm_time.record_extension(game, s.now, hours)
+        s.store.audit(s.now, "extend", game_id=game.id, actor_account_id=s.account.id,
+                      hours=round(hours, 2))
+    _reschedule(s, game, due)
+
+
+def apply_pause(s: MailSession, game: Game) -> None:
+    """Stop the clock (checked against the caps) and tell everyone until when at most."""
+    until = gm_time.pause(s.session, game, s.now)
+    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
+    when = games.local_time(game, until) if until is not None else None
+    s.say(Done.PAUSED, game=game.name, until=when)
+    _tell_all(s, game, Done.PAUSED, game=game.name, until=when)
+
+
+def _asked_of_players(s: MailSession, game: Game, action: str, due: datetime | None) -> bool:
+    """Issue 30: a GM who also plays a power moves the clock only with the agreement of a
+    majority of the other players. True when the request went to them (a vote by mail:
+    APPROVE / OPPOSE) instead of being applied."""
+    voters = clock_vote.voters(s.session, game)
+    if not clock_vote.gm_plays(s.session, game) or not voters:
+        return False
+    clock_vote.open_vote(game, action, due, s.now)
+    when = games.local_time(game, due) if due is not None else None
+    s.say(Done.CLOCK_VOTE_ASKED, game=game.name, action=action, deadline=when)
+    for address in clock_vote.voter_addresses(s.session, game):
+        s.notify(address, game, Done.CLOCK_VOTE_OPEN, game=game.name, action=action,
+                 deadline=when)
+    return True
+
+
 @handles(Verb.SET_DEADLINE)
 def set_deadline_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
@@ -134,7 +200,12 @@ def set_deadline_command(s: MailSession, cmd: Command) -> None:
     if due <= s.now:
         s.say(CommandRefusal.MALFORMED, problem="bad_date", detail=text, keyword=cmd.text.split()[0])
         return
-    _reschedule(s, game, due)
+    if _extension_refused(s, game, due):
+        return
+    # a GM who plays may bring a deadline closer alone; moving it later needs the others
+    if _added_hours(game, due) and _asked_of_players(s, game, "extend", due):
+        return
+    apply_extension(s, game, due)
 
 
 @handles(Verb.EXTEND)
@@ -144,8 +215,12 @@ def extend_command(s: MailSession, cmd: Command) -> None:
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
     base = max(game.deadline or s.now, s.now)
-    _reschedule(s, game, deadlines.wall_clock_after(base, float(cmd.number or 0),
-                                                    deadlines.game_zone(game)))
+    # issue 30: an extension, like any computed deadline, skips the game's days off
+    due = deadlines.off_days_settled(game, deadlines.wall_clock_after(
+        base, float(cmd.number or 0), deadlines.game_zone(game)))
+    if _extension_refused(s, game, due) or _asked_of_players(s, game, "extend", due):
+        return
+    apply_extension(s, game, due)
 
 
 @handles(Verb.PAUSE)
@@ -154,14 +229,26 @@ def pause_command(s: MailSession, cmd: Command) -> None:
     if game.status != "active":
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
-    left = (game.deadline - s.now).total_seconds() if game.deadline else 0.0
-    games.update_options(game, paused_seconds_left=max(left, 0.0))
-    game.status = "paused"
-    deadlines.clear(s.session, game)
-    game.deadline = None
-    s.store.audit(s.now, "pause", game_id=game.id, actor_account_id=s.account.id)
-    s.say(Done.PAUSED, game=game.name)
-    _tell_all(s, game, Done.PAUSED, game=game.name)
+    if _pause_refused(s, game) or _asked_of_players(s, game, "pause", None):
+        return
+    apply_pause(s, game)
+
+
+def approved(s: MailSession, game: Game, action: str, due: datetime | None) -> None:
+    """The other players agreed to the playing GM's request: apply it now, if the caps and
+    the game still allow it (the voter who tipped the vote is answered)."""
+    if game.status != "active":
+        s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
+    elif action == "pause":
+        if not _pause_refused(s, game):
+            apply_pause(s, game)
+    elif due is None or due <= max(s.now, game.deadline or s.now):
+        # the deadline moved past the request meanwhile (late days): it is not brought back
+        if game.deadline is not None:
+            s.say(Done.DEADLINE_SET, game=game.name, phase=game.phase,
+                  deadline=games.local_time(game, game.deadline))
+    elif not _extension_refused(s, game, due):
+        apply_extension(s, game, due)
 
 
 @handles(Verb.RESUME)
@@ -170,11 +257,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     if game.status != "paused":
         s.say(CommandRefusal.GAME_NOT_ACTIVE, game=game.name)
         return
-    game.status = "active"
-    left = float(games.options(game).get("paused_seconds_left") or 0)
-    # never less than a day, so players can react to the news
-    due = s.now + max(timedelta(seconds=left), timedelta(hours=24))
-    deadlines.schedule(s.session, game, game.phase, due, s.now)
+    due = gm_time.resume(s.session, game, s.now, "gm")
     when = games.local_time(game, due)
     s.store.audit(s.now, "resume", game_id=game.id, actor_account_id=s.account.id)
     s.say(Done.RESUMED, game=game.name, deadline=when)

@@ -14,6 +14,7 @@ from judge.service import confirm, games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import newcomer, reply_text
 from judge.service.commands.session import MailSession
+from judge.storage import recordrepo
 from judge.storage.models import Confirmation, Game
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,9 @@ def _apply(s: MailSession, row: Confirmation, game: Game, password: str | None) 
             old = games.address_of_account(s.session, seat.account_id)
             if old and old.lower() != account.address.lower():
                 s.notify(old, game, Done.EJECTED, game=game.name, power=seat.power)
+            if seat.account_id is not None and seat.account_id != account.id:
+                recordrepo.count(s.session, seat.account_id, game.id, replaced=1)  # issue 30
+                games.drop_absences(game, seat.account_id)
             seat.account_id = account.id
             # the scrypt of the new password was made before the write transaction
             seat.password_hash = s.caller.new_hash(password or "")

@@ -11,6 +11,7 @@ from judge.service.commands import guard
 from judge.service.commands.registry import handles
 from judge.service.commands.session import MailSession
 from judge.service.header_safety import addr_spec
+from judge.storage import recordrepo
 from judge.storage.models import Game, Seat, Vote
 
 
@@ -160,6 +161,8 @@ def concede_command(s: MailSession, cmd: Command) -> None:
 def resign_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
     seat.status = "vacant"
+    recordrepo.count(s.session, seat.account_id, game.id, abandoned=1)  # issue 30's record
+    games.drop_absences(game, seat.account_id)
     s.store.audit(s.now, "resign", game_id=game.id, actor_account_id=s.account.id,
                    power=seat.power)
     s.say(Done.RESIGNED, game=game.name, power=seat.power)

@@ -16,9 +16,18 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    Environment,
+    PackageLoader,
+    StrictUndefined,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
+from markupsafe import Markup
 
-from judge.i18n import check_lang, translations
+from judge.i18n import check_lang, elide, translations
 from judge.parsing.commands_lexicon import lexicon
 
 # the widest power name of each language, for the columns of LIST, SUMMARY and START
@@ -43,8 +52,48 @@ def _loader() -> BaseLoader:
     return PackageLoader("judge", "templates")
 
 
+def _gettext_callables(lang: str) -> dict[str, Any]:
+    """Jinja's newstyle gettext (``_("... %(game)s", game=g)`` fills its own placeholders and
+    escapes them in HTML), with one step added before the filling: French elision, which
+    depends on the value filled in (``lettre d'Angleterre``, ``lettre de France``;
+    judge.i18n.elide)."""
+    t = translations(lang)
+
+    def fill(context: Context, text: str, variables: dict[str, Any]) -> str:
+        text = elide(lang, text, variables)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables
+
+    @pass_context
+    def gettext(context: Context, message: str, **variables: Any) -> str:
+        return fill(context, t.gettext(message), variables)
+
+    @pass_context
+    def ngettext(context: Context, singular: str, plural: str, num: int,
+                 **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return fill(context, t.ngettext(singular, plural, num), variables)
+
+    @pass_context
+    def pgettext(context: Context, ctx: str, message: str, **variables: Any) -> str:
+        return fill(context, t.pgettext(ctx, message), variables)
+
+    @pass_context
+    def npgettext(context: Context, ctx: str, singular: str, plural: str, num: int,
+                  **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return fill(context, t.npgettext(ctx, singular, plural, num), variables)
+
+    return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
+            "npgettext": npgettext}
+
+
 def _install(env: Environment, lang: str) -> Environment:
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    # installed as they are (newstyle=False): the callables above already do what Jinja's
+    # newstyle wrappers do, and the templates use no {% trans %} block
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        newstyle=False, **_gettext_callables(lang))
     env.globals["lang"] = lang
     env.globals["power_width"] = POWER_WIDTH[lang]
     env.filters["power"] = lambda p: power_name(p, lang)

@@ -110,3 +110,59 @@ def test_help_is_said_in_the_games_language(db: Database, lang: str) -> None:
     check_golden(f"club_lang_help.{lang}.txt", reply)
     english = [c.help for c in COMMANDS if c.help and c.help in reply]
     assert (english == []) if lang != "en" else english
+
+
+# issue 28: every option of the registry, every value shape, set by a French or Italian club
+# GM: the reply shows no Python data ({'power': 'FRANCE'}, True, None, home) and no English
+PYTHON_DATA = re.compile(r"[{}\[\]]|'\w+':|\b(True|False|None|[a-z]+_[a-z_]+)\b")
+POWER_WORD = {"en": "FRANCE", "it": "FRANCIA", "fr": "FRANCE"}
+ENGLISH_VALUE = re.compile(r"\b(yes|set to|total|per_turn|late days?|hours|days|the|you|"
+                           r"lot|play|home|owned|rulebook)\b")
+
+
+def _every_option_line(lang: str) -> list[str]:
+    from judge.rules.option_registry import OPTIONS, OptionType
+
+    lines = []
+    for spec in OPTIONS:
+        word = spec.keyword(lang)
+        if spec.type is OptionType.CHOICE:
+            values = [words[0] for key, words in spec.choices.items()
+                      if spec.key != "language" or key == lang]
+            if spec.key == "rules":
+                values.reverse()  # italian last: the options that follow are its own
+        else:
+            values = {
+                OptionType.FLAG: ["", "NO"], OptionType.TEXT: ["Europe/Paris"],
+                OptionType.NAME: ["standard"], OptionType.NUMBER: [str(spec.high)],
+                OptionType.LATE_DAYS: ["8", "8 2"], OptionType.DEADLINES: ["M=48"],
+                OptionType.ENDING: ["18", "2030-01-01", "F1910M"],
+                OptionType.COMPUTER: [POWER_WORD[lang], "", "NO"],
+            }[spec.type]
+        lines += [f"{word} {value}".strip() for value in values]
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_every_option_value_is_said_as_a_player_reads_it(db: Database, lang: str) -> None:
+    h = Harness(db)
+    lines = _every_option_line(lang)
+    reply = h.reply(GM, f"{CREATE[lang]} club gmpass\n" + "\n".join(lines))
+    said = reply.split("\n-- \n")[0]
+    answers = said.split("\n\n> ")[1:]
+    assert len(answers) == len(lines)
+    for line, answer in zip(lines, answers, strict=True):
+        value = answer.split("\n", 1)[1]
+        assert not PYTHON_DATA.search(value), (line, value)
+        if lang != "en":
+            assert not ENGLISH_VALUE.search(value), (line, value)
+    bots = {"it": "sì, la tua potenza è Francia", "fr": "oui, vous jouez la France",
+            "en": "yes, you play France"}[lang]
+    assert bots in said
+    listed = h.reply(GM, {"en": "LIST club", "it": "ELENCO club", "fr": "LISTE club"}[lang])
+    assert not PYTHON_DATA.search(listed), listed
+    late = {"it": "8 giorni di ritardo nella partita, al massimo 2 per turno",
+            "fr": "8 jours de retard dans la partie, au plus 2 par tour",
+            "en": "8 late days in the game, at most 2 per turn"}[lang]
+    language = {"it": "lingua italiano", "fr": "langue français", "en": "language English"}[lang]
+    assert late in listed and language in listed, listed

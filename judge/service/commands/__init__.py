@@ -233,6 +233,13 @@ def run(ctx: MailContext) -> None:
         computer.advance(s.session, s.lang_game, s.now, s.settings)
 
 
+# the player commands a player who has just JOINed may send in the same mail: his name for
+# the archive. (LIST, SUMMARY, HELP and OBSERVE need no sign-on; his password and address
+# are the ones the JOIN line and its confirmation just gave; orders, press, WAIT and LATE
+# need the power the start assigns.)
+JOINER_VERBS = frozenset({Verb.SET_NAME})
+
+
 def _keyword(verb: Verb, lang: str) -> str:
     return "" if verb is Verb.OPTION else lexicon().keyword(verb, lang)
 
@@ -276,6 +283,14 @@ def _command(s: MailSession, cmd: Command) -> None:
         return
     if role is Role.PLAYER and declared.gm_may and s.actor is not None and s.actor.gm:
         binding.handler(s, cmd)
+        return
+    if role is Role.PLAYER and s.actor is None and s.joined is not None:
+        # a player who joined in this mail: what concerns him alone applies; the rest waits
+        # for the start (he has no power yet), and he is told that rather than "sign on"
+        if cmd.verb in JOINER_VERBS:
+            binding.handler(s, cmd)
+        else:
+            s.say(CommandRefusal.JOINED_NOT_STARTED, game=s.joined.name)
         return
     if role is Role.PLAYER and (s.actor is None or s.actor.seat is None):
         s.say(CommandRefusal.NOT_A_PLAYER if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)

@@ -60,6 +60,7 @@ class CommandRefusal(StrEnum):
 
 class Done(StrEnum):
     CREATED = "created"
+    PRESS_REPLY_HINT = "press_reply_hint"
     OPTION_SET = "option_set"
     JOINED = "joined"
     GAME_READY = "game_ready"

@@ -166,3 +166,33 @@ def test_every_option_value_is_said_as_a_player_reads_it(db: Database, lang: str
             "en": "8 late days in the game, at most 2 per turn"}[lang]
     language = {"it": "lingua italiano", "fr": "langue français", "en": "language English"}[lang]
     assert late in listed and language in listed, listed
+
+
+PRESS_TO = {"it": "STAMPA A FRANCIA\nCiao Francia, alleanza?\nFINE STAMPA",
+            "fr": "PRESSE A FRANCE\nBonjour, une alliance ?\nFIN PRESSE",
+            "en": "PRESS TO FRANCE\nHello France, an alliance?\nENDPRESS"}
+ANSWER = {"it": "Volentieri, parliamone.\nSaluti", "fr": "Avec plaisir, parlons-en.\nAmitiés",
+          "en": "Gladly, let us talk.\nBest wishes"}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_a_plain_reply_to_press_is_told_how_to_answer_press(db: Database, lang: str) -> None:
+    """Issue 28: a player presses "reply" on a press mail: his text is not understood (the
+    judge reads commands), and the reply shows him how press is answered, once."""
+    h = Harness(db)
+    language = {"it": "LINGUA it", "fr": "LANGUE fr", "en": ""}[lang]
+    players = h.started_game("club", language, lang=lang)
+    italy, france = players["ITALY"], players["FRANCE"]
+    sent = h.mail(italy, f"{SIGNON[lang]} ITALY club {password_of(italy)}\n{PRESS_TO[lang]}")
+    press = next(m for m in sent if m.to == france and m.kind == "press")
+    reply = h.reply(france, ANSWER[lang], subject=f"Re: {press.subject}",
+                    references=("<older@elsewhere>", press.message_id))
+    check_golden(f"club_press_reply.{lang}.txt", reply)
+    press_word = {"it": "STAMPA A", "fr": "PRESSE A", "en": "PRESS TO"}[lang]
+    france_word = {"it": "FRANCIA", "fr": "FRANCE", "en": "FRANCE"}[lang]
+    assert reply.count(press_word) == 1 and f" {france_word} club " in reply
+    # the same text with no press mail answered, or answering one sent to someone else,
+    # gets the plain answer: the hint names a game only to that press mail's recipient
+    for other in (h.reply(france, ANSWER[lang]),
+                  h.reply(players["GERMANY"], ANSWER[lang], references=(press.message_id,))):
+        assert press_word not in other and "club" not in other.split("\n-- \n")[0]

@@ -24,7 +24,7 @@ from judge.parsing.commands import (
     parse_mail,
 )
 from judge.service import computer, confirm, press, usecases
-from judge.service.answers import CommandRefusal
+from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
@@ -198,6 +198,11 @@ def run(ctx: MailContext) -> None:
         s.finish()
         return
     chatter: ReplyEntry | None = None  # the answer to the lines of chat just above
+    # a player who pressed "reply" on a press mail is told how press is answered (issue 28)
+    answered = press.answered_press(s) if any(
+        isinstance(item, NotUnderstood) for item in parsed.items) else None
+    if answered is not None:
+        s.touch(answered)
     for item in parsed.items:
         if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
                 and s.entries and s.entries[-1] is chatter:
@@ -211,6 +216,9 @@ def run(ctx: MailContext) -> None:
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
             s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
             chatter = None if suggestion else entry
+            if answered is not None and chatter is not None:
+                s.say(Done.PRESS_REPLY_HINT, **press.reply_hint(s, answered))
+                answered = None  # once a mail
         elif isinstance(item, Malformed):
             s.begin(item)
             if item.problem is Problem.UNCLOSED_BLOCK:

@@ -190,7 +190,9 @@ def process_command(s: MailSession, cmd: Command) -> None:
         s.say(denied.reason, **denied.params)
         return
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
-          next_phase=report.next_phase)
+          next_phase=report.next_phase,
+          missing=[{"power": m.power, "outcome": m.outcome, "late_days_left": m.late_days_left}
+                   for m in report.missing])
 
 
 @handles(Verb.PREVIEW, reads_orders=True)

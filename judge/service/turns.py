@@ -33,7 +33,7 @@ from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot, SeatStatus
-from judge.service import announce, deadlines, rendering
+from judge.service import announce, deadlines, gamelog, rendering
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
@@ -158,11 +158,15 @@ def process(session: Session, game: Game, now: datetime, settings: Settings, *,
         return TurnReport("nothing", decision.why.value, phase)
     if decision.action is Action.END_GAME and decision.game_end is not None:
         finish_game(session, game, now, settings, decision.game_end)
-        return TurnReport("ended", decision.why.value, phase)
-    if decision.action in (Action.EXTEND_DEADLINE, Action.DECLARE_SOMMOSSA):
-        return _move_deadline(session, game, now, settings, decision)
-    report = _adjudicate(session, game, now, settings, gathered.submitted_texts, decision)
-    return replace(report, missing=missing) if missing else report
+        report = TurnReport("ended", decision.why.value, phase)
+    elif decision.action in (Action.EXTEND_DEADLINE, Action.DECLARE_SOMMOSSA):
+        report = _move_deadline(session, game, now, settings, decision)
+    else:
+        report = _adjudicate(session, game, now, settings, gathered.submitted_texts, decision)
+        report = replace(report, missing=missing) if missing else report
+    gamelog.event(game, report.action, phase=phase, why=report.why, next=report.next_phase,
+                  without_orders=",".join(m.power for m in missing) or None)
+    return report
 
 
 def _missing_orders(snapshot: GameSnapshot, decision: Decision) -> tuple[MissingOrders, ...]:

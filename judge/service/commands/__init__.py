@@ -23,7 +23,7 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
-from judge.service import computer, confirm, press, usecases
+from judge.service import computer, confirm, gamelog, press, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
@@ -289,6 +289,9 @@ def _command(s: MailSession, cmd: Command) -> None:
     if role is Role.GM and (s.actor is None or not s.actor.gm):
         s.say(CommandRefusal.NOT_GM if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
         return
+    if role is Role.GM and s.actor is not None:
+        # the verb alone: a GM command's arguments may be an address or a password
+        gamelog.event(s.actor.game, "GM command", verb=cmd.verb.name)
     if role is Role.PLAYER and declared.gm_may and s.actor is not None and s.actor.gm:
         binding.handler(s, cmd)
         return

@@ -13,6 +13,7 @@ from judge.service import (
     computer,
     deadlines,
     ending,
+    gamelog,
     games,
     snapshot_rows,
     turns,
@@ -267,6 +268,7 @@ def _seat_computer(s: MailSession, game: Game, seat: Seat) -> None:
         return
     old = games.address_of_account(s.session, seat.account_id)
     personality = computer.seat_computer(s.session, game, seat, s.now)
+    gamelog.event(game, "player replaced by the computer", power=seat.power)
     if games.options(game).get("turn_state", {}).get("replacement_for") == seat.power:
         # the search is over: the game is no longer suspended for this seat
         snapshot_rows.set_turn_state(game, suspended=False, replacement_for=None)

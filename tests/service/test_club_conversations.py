@@ -6,6 +6,7 @@ Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import replace
 from datetime import UTC, timedelta
@@ -263,7 +264,7 @@ REPLACE_WORDS = {"it": ("OSSERVA", "ELABORA S1901M", "SOSTITUISCI"),
 
 @pytest.mark.parametrize("lang", ["it", "en", "fr"])
 def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
-        db: Database, lang: str) -> None:
+        db: Database, lang: str, caplog: pytest.LogCaptureFixture) -> None:
     h = Harness(db, settings=replace(Harness(db).settings, club_list_address=CLUB_LIST))
     players = h.started_game("club", LANGUAGE[lang], lang=lang)
     observe, process, replace_word = REPLACE_WORDS[lang]
@@ -284,7 +285,13 @@ def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
         game.options = options
         deadlines.schedule(s, game, game.phase, search_ends, h.now)
     offer = h.mail(GM_ADDRESS, gm + f"{replace_word} AUSTRIA {NEWCOMER}")
-    done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
+    with caplog.at_level(logging.INFO):
+        done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
+    # the server log tells the replacement (issue 28), without the newcomer's address or password
+    events = [r.getMessage() for r in caplog.records if r.name == "judge.events"]
+    assert "game club F1901M: player replaced (power=AUSTRIA)" in events, events
+    assert not any(NEWCOMER in r.getMessage() or "nuova-password" in r.getMessage()
+                   for r in caplog.records)
     briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind == "reply")
     told = {m.to: m for m in done if m.kind == "bulletin"}
     # everyone hears it: the players (the newcomer too), the GM, the observer, the club's list

@@ -12,7 +12,7 @@ import logging
 import sys
 from typing import Any
 
-from judge.logfilter import rate_limit_logging
+from judge.logfilter import quiet_chatter, rate_limit_logging
 from judge.settings import Settings, load
 
 
@@ -30,9 +30,7 @@ def _logging(settings: Settings) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     rate_limit_logging(settings.log_repeats_per_minute)
-    if settings.log_level.upper() != "DEBUG":
-        # aiosmtpd logs every SMTP command at INFO
-        logging.getLogger("mail.log").setLevel(logging.WARNING)
+    quiet_chatter(settings.log_level)  # APScheduler's and aiosmtpd's routine, below DEBUG
 
 
 def serve(args: argparse.Namespace) -> int:

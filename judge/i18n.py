@@ -73,7 +73,7 @@ def NC_(context: str, message: str) -> tuple[str, str]:  # noqa: N802 - gettext 
 
 def tr(lang: str, message: str, **params: Any) -> str:
     """``message`` in ``lang``, with ``%(name)s`` placeholders filled from ``params``."""
-    text = translations(lang).gettext(message)
+    text = elide(lang, translations(lang).gettext(message), params)
     return text % params if params else text
 
 
@@ -81,14 +81,42 @@ def trn(lang: str, singular: str, plural: str, count: int, **params: Any) -> str
     """The form of ``singular``/``plural`` that ``count`` takes in ``lang``; ``%(num)d`` is
     ``count`` (as in Jinja's ``ngettext``)."""
     params.setdefault("num", count)
-    return translations(lang).ngettext(singular, plural, count) % params
+    return elide(lang, translations(lang).ngettext(singular, plural, count), params) % params
 
 
 def trp(lang: str, context: str, message: str, **params: Any) -> str:
     """``message`` as meant in ``context`` (one English word, several translations: "none" of
     press is "nessuna", "none" of orders is "nessuno")."""
-    text = translations(lang).pgettext(context, message)
+    text = elide(lang, translations(lang).pgettext(context, message), params)
     return text % params if params else text
+
+
+# French writes "de" and "que" as "d'" and "qu'" before a word that begins with a vowel:
+# "lettre d'Angleterre" but "lettre de France". A translation is written once, with "de
+# %(power)s", and the name only arrives when it is filled in, so the elision is decided then,
+# from the name itself: no list of names (a variant's powers and provinces come from its map).
+_ELIDING = re.compile(r"\b([Dd]e|[Qq]ue) %\((\w+)\)s")
+_VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
+
+
+def elides(word: str) -> bool:
+    """Whether French elides before ``word``: a word (not a code like ``ATL`` or an order like
+    ``A PAR``) whose first letter is a vowel. An initial h is taken as aspirated, as in the
+    country names that have one (de Hongrie, de Hollande)."""
+    return len(word) > 1 and word[0].lower() in _VOWELS and word[1].islower()
+
+
+def elide(lang: str, text: str, params: Any) -> str:
+    """``text`` (a translation, placeholders unfilled) with "de %(x)s" written "d'%(x)s" where
+    French elides before the value of ``x`` in ``params``; other languages unchanged."""
+    if lang != "fr" or not params:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        value = params.get(m[2]) if hasattr(params, "get") else None
+        return f"{m[1][:-1]}'%({m[2]})s" if isinstance(value, str) and elides(value) else m[0]
+
+    return _ELIDING.sub(one, text)
 
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")

@@ -54,3 +54,16 @@ def rate_limit_logging(per_minute: int, logger: logging.Logger | None = None) ->
     for handler in target.handlers:
         if not any(isinstance(f, RepeatFilter) for f in handler.filters):
             handler.addFilter(RepeatFilter(per_minute))
+
+
+# libraries that narrate their routine at INFO: APScheduler says "Running job ..." and "Job ...
+# executed successfully" at every wake-up (most of a judge's log, burying its game events),
+# aiosmtpd every SMTP command. Their warnings and errors still show.
+CHATTY_LOGGERS = ("apscheduler", "mail.log")
+
+
+def quiet_chatter(level: str) -> None:
+    """Below DEBUG, the chatty libraries log their warnings and errors only."""
+    quiet = level.upper() != "DEBUG"
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING if quiet else logging.NOTSET)

@@ -16,14 +16,34 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from babel.dates import get_day_names
+from jinja2 import (
+    BaseLoader,
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
+from markupsafe import Markup
 
-from judge.i18n import check_lang, translations
+from judge.i18n import check_lang, elide, translations
 from judge.parsing.commands_lexicon import lexicon
+from judge.rules.deadline_clock import WEEKDAYS
 from judge.shipped import shipped_dir
 
 # the widest power name of each language, for the columns of LIST, SUMMARY and START
 POWER_WIDTH = {"en": 10, "it": 12, "fr": 12}
+
+
+def weekday_name(day: str, lang: str) -> str:
+    """A day off's identifier (``sat``; judge.rules.deadline_clock.WEEKDAYS) as the locale
+    abbreviates it (Babel's CLDR data: ``Sat``, ``sab``, ``sam``: French's dot dropped, as a
+    list of them ends a sentence); a date stays as written."""
+    if day not in WEEKDAYS:
+        return day
+    return str(get_day_names("abbreviated", locale=lang)[WEEKDAYS.index(day)]).rstrip(".")
 
 
 def power_name(power: str, lang: str) -> str:
@@ -45,11 +65,52 @@ def _loader() -> BaseLoader:
     return FileSystemLoader(shipped_dir("templates"))
 
 
+def _gettext_callables(lang: str) -> dict[str, Any]:
+    """Jinja's newstyle gettext (``_("... %(game)s", game=g)`` fills its own placeholders and
+    escapes them in HTML), with one step added before the filling: French elision, which
+    depends on the value filled in (``lettre d'Angleterre``, ``lettre de France``;
+    judge.i18n.elide)."""
+    t = translations(lang)
+
+    def fill(context: Context, text: str, variables: dict[str, Any]) -> str:
+        text = elide(lang, text, variables)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables
+
+    @pass_context
+    def gettext(context: Context, message: str, **variables: Any) -> str:
+        return fill(context, t.gettext(message), variables)
+
+    @pass_context
+    def ngettext(context: Context, singular: str, plural: str, num: int,
+                 **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return fill(context, t.ngettext(singular, plural, num), variables)
+
+    @pass_context
+    def pgettext(context: Context, ctx: str, message: str, **variables: Any) -> str:
+        return fill(context, t.pgettext(ctx, message), variables)
+
+    @pass_context
+    def npgettext(context: Context, ctx: str, singular: str, plural: str, num: int,
+                  **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return fill(context, t.npgettext(ctx, singular, plural, num), variables)
+
+    return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
+            "npgettext": npgettext}
+
+
 def _install(env: Environment, lang: str) -> Environment:
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    # installed as they are (newstyle=False): the callables above already do what Jinja's
+    # newstyle wrappers do, and the templates use no {% trans %} block
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        newstyle=False, **_gettext_callables(lang))
     env.globals["lang"] = lang
     env.globals["power_width"] = POWER_WIDTH[lang]
     env.filters["power"] = lambda p: power_name(p, lang)
+    env.filters["weekday"] = lambda day: weekday_name(day, lang)
     env.filters["powers"] = lambda ps: ", ".join(power_name(p, lang) for p in _seq(ps))
     env.filters["power_art"] = lambda p: power_with_article(p, lang)
     env.filters["powers_art"] = lambda ps: ", ".join(

@@ -23,6 +23,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import datetime
 
+from judge.logfilter import quiet_chatter
 from judge.service.wakeups import Pass, work_due
 from judge.settings import Settings
 from judge.storage import Database
@@ -69,6 +70,7 @@ def _init(settings: Settings, parent: int) -> None:
                      name="judge-parent-watch").start()
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s")
+    quiet_chatter(settings.log_level)
     _settings = settings
     _db = Database(settings.database_url)
     # the mail map's cached layers, drawn before the first deadline rather than in it

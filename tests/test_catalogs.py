@@ -111,3 +111,31 @@ def test_a_missing_translation_falls_back_to_english_only_there() -> None:
     assert tr("it", "Address confirmed.") == "Indirizzo confermato."
     assert tr("en", "Address confirmed.") == "Address confirmed."
     assert translations("xx") is translations("en")
+
+
+# seed 002 calls the game master "l'arbitro" (the club's French, "l'arbitre"); the server that
+# reads the mail is "il judge" / "le juge". A player must not read that the GM holds his orders
+# when the judge does, so the two words follow the English ones: GM -> arbitro, judge -> judge.
+GM_WORD = {"it": "arbitr", "fr": "arbitre"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_gm_word_translates_gm_only(lang: str) -> None:
+    catalog = _read(LOCALE / lang / "LC_MESSAGES" / "judge.po", locale=lang)
+    wrong = []
+    for m in catalog:
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        says_gm = any("GM" in i or "game master" in i.lower() for i in ids)
+        if any(GM_WORD[lang] in s.lower() for s in strings) and not says_gm:
+            wrong.append(ids[0])
+    assert wrong == []
+
+
+def test_the_reminder_says_the_judge_waits_for_the_players_orders() -> None:
+    msg = ("Game %(game)s, %(title)s: the judge has no valid orders from you\n"
+           "(%(units)s) yet. Orders are due %(deadline)s.")
+    it = tr("it", msg, game="g", title="t", units="Germania", deadline="d")
+    fr = tr("fr", msg, game="g", title="t", units="Allemagne", deadline="d")
+    assert "il judge non ha ancora ricevuto tuoi ordini validi\n(Germania)" in it
+    assert "le juge n'a pas encore reçu d'ordres valides de votre part\n(Allemagne)" in fr

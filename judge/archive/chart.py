@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 from judge.maps.palette import power_colour
 
@@ -12,11 +12,19 @@ LEFT, RIGHT, TOP, BOTTOM = 34, 96, 14, 30
 
 
 def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
+                 names: Mapping[str, str] | None = None,
+                 label: str = "Supply centres per year",
                  powers: tuple[str, ...] = ()) -> str:
-    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours
-    (``powers``: the map's, in its order; by default the counted ones, alphabetical as the
-    maps list them)."""
+    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours.
+    ``names``: each power's name in the page's language (its tooltip and its legend);
+    ``label``: the chart's accessible name, in that language too; ``powers``: the map's, in its
+    order (by default the counted ones, alphabetical as the maps list them)."""
+    names = names or {}
     powers = powers or tuple(sorted(counts))
+
+    def name(power: str) -> str:
+        return names.get(power) or power.title()
+
     top = max([18, *(max(v) for v in counts.values() if v)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(1, len(years) - 1)
@@ -29,7 +37,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
 
     out = [
         f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        'role="img" aria-label="Supply centres per year" font-family="sans-serif" font-size="11">'
+        f'role="img" aria-label={quoteattr(label)} font-family="sans-serif" font-size="11">'
     ]
     for v in range(0, top + 1, 6 if top > 18 else 3):
         out.append(
@@ -48,7 +56,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         out.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
-            f'stroke-linejoin="round"><title>{escape(power.title())}</title></polyline>'
+            f'stroke-linejoin="round"><title>{escape(name(power))}</title></polyline>'
         )
         for i, v in enumerate(values):
             out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>')
@@ -61,7 +69,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         last = ly
         out.append(
             f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" '
-            f'fill="{power_colour(power, powers)}">{escape(power.title())} {v}</text>'
+            f'fill="{power_colour(power, powers)}">{escape(name(power))} {v}</text>'
         )
     out.append("</svg>")
     return "".join(out)

@@ -262,5 +262,9 @@ def phase_map(data: Mapping[str, Any], lang: str = "en") -> str:
     return render_svg(snap)
 
 
-def game_chart(page: Mapping[str, Any]) -> str:
-    return centre_chart(page["centres"]["years"], page["centres"]["counts"])
+def game_chart(page: Mapping[str, Any], lang: str = "en") -> str:
+    """The centre chart, its powers and its label in the page's language."""
+    counts = page["centres"]["counts"]
+    return centre_chart(page["centres"]["years"], counts,
+                        names={p: power_name(p, lang) for p in counts},
+                        label=tr(lang, "Supply centres per year"))

@@ -145,6 +145,13 @@ class ArchiveApp:
                 return
 
     async def route(self, path: str, query: str = "", accept: str = "") -> Response:
+        response = await self._route(path, query, accept)
+        if response.status == 404:
+            # a page like the others, in the reader's language (a JSON asker gets JSON)
+            return self._not_found_page(path.endswith(".json"), page_language(query, accept, None))
+        return response
+
+    async def _route(self, path: str, query: str, accept: str) -> Response:
         parts = [p for p in path.split("/") if p]
         if not parts or parts == ["index.json"]:
             number = _page(query)
@@ -162,9 +169,9 @@ class ArchiveApp:
             if game is None:
                 return _not_found()
             page = pages.game_page(game)
-            extra = {} if as_json else {"chart": pages.game_chart(page)}
-            return self._out(as_json, "game.html.j2", page, extra,
-                             lang=page_language(query, accept, game.get("language")))
+            lang = page_language(query, accept, game.get("language"))
+            extra = {} if as_json else {"chart": pages.game_chart(page, lang)}
+            return self._out(as_json, "game.html.j2", page, extra, lang=lang)
         phase, _, ext = parts[2].partition(".")
         if not _PHASE.match(phase.upper()) or ext not in ("", "json", "svg", "png"):
             return _not_found()
@@ -180,6 +187,12 @@ class ArchiveApp:
         page = pages.phase_page(turn)
         extra = {} if ext == "json" else {"map_svg": pages.phase_map(turn, lang)}
         return self._out(ext == "json", "phase.html.j2", page, extra, lang=lang)
+
+    def _not_found_page(self, as_json: bool, lang: str) -> Response:
+        if as_json:
+            return Response(404, b'{"error":"not found"}', "application/json")
+        page = self._out(False, "not_found.html.j2", {}, lang=lang)
+        return Response(404, page.body, page.content_type)
 
     def _out(self, as_json: bool, template: str, data: dict[str, Any],
              extra: dict[str, Any] | None = None, lang: str = "en") -> Response:

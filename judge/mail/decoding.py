@@ -279,7 +279,9 @@ def _decode(
         reply_to=reply_to if "@" in reply_to else "",
         subject=headers.get("subject", ""),
         message_id=headers.get("message-id", "").strip(),
-        references=tuple(headers.get("references", "").split()),
+        # In-Reply-To too: some clients name the parent there alone
+        references=tuple(dict.fromkeys((*headers.get("references", "").split(),
+                                        *headers.get("in-reply-to", "").split()))),
         text=text,
         lines=tuple(command_lines(text)),
         ignored_attachments=tuple(ignored),

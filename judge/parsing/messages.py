@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.i18n import translations
+from judge.i18n import elide, translations
 from judge.parsing import message_texts
 from judge.parsing.errors import Note, ParseError
 from judge.parsing.lexicon import lexicon
@@ -43,7 +43,7 @@ def render(reason: ParseError | Note, params: dict[str, Any], lang: str, *, vari
         conflicts = lexicon(lang, variant).conflicts.get(str(params.get("word")), {})
         values.update(_meanings(conflicts, lang, variant))
         values["word"] = str(params.get("word", "")).upper()
-    return _text(lang, texts[reason.value]) % _Defaults(values)
+    return elide(lang, _text(lang, texts[reason.value]), values) % _Defaults(values)
 
 
 def _suggestions(word: str, lang: str, variant: str) -> str:

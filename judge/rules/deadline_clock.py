@@ -27,8 +27,14 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from babel.dates import get_day_names as _day_names
+
 DEFAULT_HOURS: Mapping[str, int] = {"M": 72, "R": 24, "A": 24}
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # date.weekday() order
+# date.weekday() order; the stored identifiers of days off are CLDR's English abbreviations
+# (Babel's data, as every day name the judge reads or writes: never a table of our own)
+WEEKDAYS: tuple[str, ...] = tuple(
+    str(_day_names("abbreviated", locale="en")[i]).lower() for i in range(7)
+)
 # a deadline moves past at most this many days off and absences: the option and ABSENCE keep
 # every list far shorter, this only bounds the loop against a hand-edited option dict
 MAX_SKIPPED_DAYS = 400

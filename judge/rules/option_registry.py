@@ -21,15 +21,19 @@ its words in the three languages (matched accent- and case-insensitively).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import get_day_names
+
 from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.variant import Variant
+from judge.rules.deadline_clock import WEEKDAYS
 from judge.rules.options import RuleSet
 
 
@@ -54,16 +58,20 @@ BOOL_WORDS: Mapping[str, tuple[str, ...]] = {
     "true": ("YES", "Y", "ON", "TRUE", "SI", "OUI"),
     "false": ("NO", "N", "OFF", "FALSE", "NON"),
 }
-# issue 30's days off: each weekday (``judge.rules.deadline_clock.WEEKDAYS``) in en, it, fr
-WEEKDAY_WORDS: Mapping[str, tuple[str, ...]] = {
-    "mon": ("MON", "MONDAY", "LUN", "LUNEDI", "LUNDI"),
-    "tue": ("TUE", "TUESDAY", "MAR", "MARTEDI", "MARDI"),
-    "wed": ("WED", "WEDNESDAY", "MER", "MERCOLEDI", "MERCREDI"),
-    "thu": ("THU", "THURSDAY", "GIO", "GIOVEDI", "JEU", "JEUDI"),
-    "fri": ("FRI", "FRIDAY", "VEN", "VENERDI", "VENDREDI"),
-    "sat": ("SAT", "SATURDAY", "SAB", "SABATO", "SAM", "SAMEDI"),
-    "sun": ("SUN", "SUNDAY", "DOM", "DOMENICA", "DIM", "DIMANCHE"),
-}
+# issue 30's days off: each weekday (``judge.rules.deadline_clock.WEEKDAYS``) by its names in
+# en, it and fr, wide and abbreviated, from Babel's CLDR data (upper case, accents and dots
+# dropped, as the parser folds what it reads)
+def _weekday_words() -> dict[str, tuple[str, ...]]:
+    words: dict[str, set[str]] = {day: set() for day in WEEKDAYS}
+    for lang in ("en", "it", "fr"):
+        for width in ("wide", "abbreviated"):
+            for i, name in get_day_names(width, locale=lang).items():
+                plain = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore")
+                words[WEEKDAYS[i]].add(plain.decode().strip(".").upper())
+    return {day: tuple(sorted(names)) for day, names in words.items()}
+
+
+WEEKDAY_WORDS: Mapping[str, tuple[str, ...]] = _weekday_words()
 EVERY_RULE_SET = frozenset(RuleSet)
 # changes a setter returns under these keys are the game row's columns, not option-dict keys
 GAME_COLUMNS = frozenset({"language", "variant"})

@@ -19,6 +19,7 @@ class CommandRefusal(StrEnum):
     NOT_A_PLAYER = "not_a_player"
     GAME_NOT_FORMING = "game_not_forming"
     GAME_NOT_ACTIVE = "game_not_active"
+    JOINED_NOT_STARTED = "joined_not_started"
     GAME_FULL = "game_full"
     ALREADY_IN_GAME = "already_in_game"
     POWER_NOT_IN_GAME = "power_not_in_game"
@@ -63,6 +64,7 @@ class CommandRefusal(StrEnum):
 
 class Done(StrEnum):
     CREATED = "created"
+    PRESS_REPLY_HINT = "press_reply_hint"
     OPTION_SET = "option_set"
     JOINED = "joined"
     GAME_READY = "game_ready"

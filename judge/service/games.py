@@ -147,7 +147,9 @@ def describe_options(game: Game) -> dict[str, Any]:
         elif spec.key == "variant":
             shown["variant"] = game.variant or DEFAULT_VARIANT
         elif spec.type is OptionType.LATE_DAYS:
-            shown["late_days"] = f"{opts['late_bonus_days']}/{opts['late_max_per_turn']}"
+            # the parsed shape of LATEDAYS, which the replies' option_value reads
+            shown["late_days"] = {"total": opts["late_bonus_days"],
+                                  "per_turn": opts["late_max_per_turn"]}
         elif spec.type is OptionType.FLAG:
             shown[spec.key] = bool(opts.get(spec.key))
         else:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from judge.parsing.commands import GM, Command, Verb
+from judge.parsing.commands_lexicon import lexicon
 from judge.service import games
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import reply_text
@@ -161,3 +162,26 @@ def relay_anonymous(s: MailSession) -> bool:
     deliver(s, game, sender, powers, body, False, [a for a in addresses if a] + extra)
     s.say(Done.PRESS_SENT, powers=powers, broadcast=False, grey=False)
     return True
+
+
+# ---------------------------------------------------------------- a reply to a press mail
+
+
+def answered_press(s: MailSession) -> Game | None:
+    """The game whose press mail this mail answers (a player pressed "reply": the judge
+    reads commands, so his text would only be "not understood"), if it answers one sent to
+    its sender. Only the press's recipient is told, so the game's name goes to no one else."""
+    return s.store.press_answered(s.ctx.mail.references, s.account.address)
+
+
+def reply_hint(s: MailSession, game: Game) -> dict[str, object]:
+    """What the hint on answering press says: the commands, in the reply's language, and the
+    writer's own power when he has one in the game (he knows it; a blind game's others are
+    not named)."""
+    lang = s.lang
+    seat = games.seat_of_address(s.session, game, s.account.address)
+    own = seat.power if seat is not None and games.is_assigned(seat) else None
+    return {"game": game.name, "power": own,
+            "signon": lexicon().keyword(Verb.SIGNON, lang),
+            "press": lexicon().keyword(Verb.PRESS, lang),
+            "endpress": lexicon().keyword(Verb.ENDPRESS, lang)}

@@ -17,8 +17,11 @@ from datetime import datetime
 from typing import Any
 
 from judge.bots.council import Council
-from judge.storage import botrepo, gamerepo, guardrepo, playrepo
+from judge.storage import botrepo, gamerepo, guardrepo, mailrepo, playrepo
 from judge.storage.models import Account, AuditLog, Game, OrderSet, Seat, Turn, Vote
+
+# a reply names its parent last in References; a long thread's older ones are not read
+REFERENCES_READ = 10
 
 
 class Store:
@@ -34,6 +37,13 @@ class Store:
         self.session.flush()
 
     # ------------------------------------------------------------ accounts
+
+    def press_answered(self, references: Sequence[str], address: str) -> Game | None:
+        """The game of the press mail ``address`` was sent and this mail answers (its
+        References name that mail), if any. Only the last references count (bounded work)."""
+        game_id = mailrepo.game_of_mail_to(self.session, references[-REFERENCES_READ:],
+                                           "press", address)
+        return self.session.get(Game, game_id) if game_id is not None else None
 
     def account_for(self, address: str, now: datetime, display_name: str = "") -> Account:
         return gamerepo.account_for(self.session, address, now, display_name)

@@ -33,8 +33,8 @@ from judge.rules.decision import Action, Decision, SeatChangeWhy, Why
 from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
-from judge.rules.snapshot import GameSnapshot
-from judge.service import announce, deadlines, rendering
+from judge.rules.snapshot import GameSnapshot, SeatStatus
+from judge.service import announce, deadlines, gamelog, rendering
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
@@ -75,6 +75,18 @@ _SOURCE = {
 
 
 @dataclass(frozen=True)
+class MissingOrders:
+    """A power whose player sent no orders for a phase the GM processed: what follows for it
+    (``outcome``: the seat change's why, or "automatic" for a retreat or adjustment phase's
+    automatic orders, which cost no strike) and the late days it had left, which a GM's
+    PROCESS does not spend (seed 002: they are spent when a deadline passes)."""
+
+    power: str
+    outcome: str
+    late_days_left: int
+
+
+@dataclass(frozen=True)
 class TurnReport:
     """What ``process`` did, for the GM's reply and the logs."""
 
@@ -84,6 +96,8 @@ class TurnReport:
     next_phase: str | None = None
     given_subject: str = ""
     given_body: str = ""
+    # a GM's PROCESS: the players who sent nothing, and what the house rules do to each
+    missing: tuple[MissingOrders, ...] = ()
     # an adjudicated phase's bulletin is rendered after the commit (``rendering``): the
     # report renders the same stored view only if someone reads its text
     pending: tuple[str, str, dict[str, Any]] | None = field(default=None, repr=False,
@@ -133,9 +147,11 @@ def process(session: Session, game: Game, now: datetime, settings: Settings, *,
     gathered = build_snapshot(session, game, now)
     snapshot = _forced(gathered.snapshot, now) if (force or preview) else gathered.snapshot
     decision = decide(snapshot)
+    missing: tuple[MissingOrders, ...] = ()
     if force and decision.action is Action.ADJUDICATE:
         # the log and the bulletin say the GM processed it, not that a deadline passed
         decision = replace(decision, why=Why.GM_PROCESS)
+        missing = _missing_orders(gathered.snapshot, decision)
     if preview:
         if decision.action is not Action.ADJUDICATE:
             return TurnReport("nothing", decision.why.value, phase)
@@ -144,10 +160,29 @@ def process(session: Session, game: Game, now: datetime, settings: Settings, *,
         return TurnReport("nothing", decision.why.value, phase)
     if decision.action is Action.END_GAME and decision.game_end is not None:
         finish_game(session, game, now, settings, decision.game_end)
-        return TurnReport("ended", decision.why.value, phase)
-    if decision.action in (Action.EXTEND_DEADLINE, Action.DECLARE_SOMMOSSA):
-        return _move_deadline(session, game, now, settings, decision)
-    return _adjudicate(session, game, now, settings, gathered.submitted_texts, decision)
+        report = TurnReport("ended", decision.why.value, phase)
+    elif decision.action in (Action.EXTEND_DEADLINE, Action.DECLARE_SOMMOSSA):
+        report = _move_deadline(session, game, now, settings, decision)
+    else:
+        report = _adjudicate(session, game, now, settings, gathered.submitted_texts, decision)
+        report = replace(report, missing=missing) if missing else report
+    gamelog.event(game, report.action, phase=phase, why=report.why, next=report.next_phase,
+                  without_orders=",".join(m.power for m in missing) or None)
+    return report
+
+
+def _missing_orders(snapshot: GameSnapshot, decision: Decision) -> tuple[MissingOrders, ...]:
+    """The played powers that owed orders and sent none, in the order of their names."""
+    found = []
+    movement = snapshot.position.phase.is_movement
+    for power, seat in sorted(snapshot.seats.items()):
+        if seat.holder is None or seat.has_orders or seat.status is not SeatStatus.ACTIVE \
+                or not needs_orders(snapshot.position, power):
+            continue
+        update = decision.seat_updates.get(power)
+        outcome = update.why.value if update is not None else "automatic"
+        found.append(MissingOrders(power, outcome, seat.late_days_left if movement else 0))
+    return tuple(found)
 
 
 def _apply_seats(session: Session, game: Game, decision: Decision) -> list[Notice]:

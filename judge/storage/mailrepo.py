@@ -479,6 +479,20 @@ def outbound_by_id(session: Session, outbound_id: int) -> OutboundMail | None:
     return session.get(OutboundMail, outbound_id)
 
 
+def game_of_mail_to(session: Session, message_ids: Sequence[str], kind: str,
+                    to_addr: str) -> int | None:
+    """The game of the mail of ``kind`` this judge sent ``to_addr`` under one of
+    ``message_ids`` (a reply's References), if any: what a mail answers."""
+    if not message_ids:
+        return None
+    stmt = (select(OutboundMail.game_id)
+            .where(OutboundMail.message_id.in_(list(message_ids)), OutboundMail.kind == kind,
+                   func.lower(OutboundMail.to_addr) == to_addr.lower(),
+                   OutboundMail.game_id.is_not(None))
+            .order_by(OutboundMail.id.desc()).limit(1))
+    return cast("int | None", session.scalar(stmt))
+
+
 def seats_at_address(session: Session, address: str, game_id: int | None = None
                      ) -> list[tuple[Game, Seat]]:
     """The seats, in games not finished, whose player's address is ``address`` (any case);

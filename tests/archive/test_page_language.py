@@ -87,3 +87,38 @@ async def test_the_language_switch(app: ArchiveApp) -> None:
     assert '<html lang="fr">' in fr and "Parties" in fr
     default = (await get(app, "/"))[2].decode()
     assert '<html lang="en">' in default and ">Games<" in default
+
+
+# issue 28: the 404 page is a page of the archive, in the reader's language
+@pytest.mark.parametrize(("accept", "lang", "title"), [
+    ("fr-FR,fr;q=0.9,en;q=0.5", "fr", "Page introuvable"),
+    ("it-IT,it;q=0.8", "it", "Pagina non trovata"),
+    ("de-DE", "en", "Page not found"),
+])
+async def test_the_404_page_speaks_the_readers_language(app: ArchiveApp, accept: str, lang: str,
+                                                        title: str) -> None:
+    for path in ("/games/nessuna", "/games/roma/S1950M", "/nowhere"):
+        status, headers, body = await get(app, path,
+                                          headers=[(b"accept-language", accept.encode())])
+        html = body.decode()
+        assert status == 404 and headers["content-type"].startswith("text/html")
+        assert f'<html lang="{lang}">' in html and f"<h1>{title}</h1>" in html
+        assert 'href="/"' in html  # back to the list of games
+    status, headers, body = await get(app, "/games/nessuna.json")
+    assert status == 404 and headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize(("game", "names", "label"), [
+    ("roma", ("Inghilterra", "Francia"), "Centri per anno"),
+    ("paris", ("Angleterre", "Allemagne"), None),
+])
+async def test_the_centre_chart_names_powers_in_the_pages_language(
+        app: ArchiveApp, game: str, names: tuple[str, ...], label: str | None) -> None:
+    html = (await get(app, f"/games/{game}"))[2].decode()
+    chart = re.search(r'<svg class="chart".*?</svg>', html, flags=re.S)
+    assert chart is not None
+    for name in names:
+        assert f"<title>{name}</title>" in chart[0], name
+    assert "<title>England</title>" not in chart[0] and "Supply centres per year" not in chart[0]
+    if label:
+        assert f'aria-label="{label}"' in chart[0]

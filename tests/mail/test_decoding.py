@@ -115,3 +115,11 @@ def test_loop_guard() -> None:
         assert _decode(_mail(f"From: {sender}\n", b"HELP\r\n")).loop_reason
     assert _decode(_mail("From: a@example.org\nAuto-Submitted: no\n", b"HELP\r\n")
                    ).loop_reason is None
+
+
+def test_a_reply_names_its_parent_in_references_or_in_reply_to() -> None:
+    both = _decode(_mail("From: a@example.org\nReferences: <r1@x> <r2@x>\n"
+                         "In-Reply-To: <r2@x>\n", b"hi\r\n"))
+    assert both.references == ("<r1@x>", "<r2@x>")
+    alone = _decode(_mail("From: a@example.org\nIn-Reply-To: <p@x>\n", b"hi\r\n"))
+    assert alone.references == ("<p@x>",)

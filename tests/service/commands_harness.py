@@ -27,6 +27,7 @@ class Sent:
     body: str
     kind: str
     headers: dict[str, Any]
+    message_id: str = ""  # what a reply to it names in References
 
 
 @dataclass
@@ -45,10 +46,11 @@ class Harness:
                 guardrepo.confirm_account(session, address, self.now)
 
     def mail(self, sender: str, body: str, to: tuple[str, ...] = (), cc: tuple[str, ...] = (),
-             subject: str = "orders") -> list[Sent]:
+             subject: str = "orders", references: tuple[str, ...] = ()) -> list[Sent]:
         incoming = IncomingMail(from_addr=sender, to=to or (self.settings.address,), cc=cc,
                                 subject=subject, message_id=f"<{len(self.outbox)}@test>",
-                                text=body, lines=tuple(body.splitlines()))
+                                references=references, text=body,
+                                lines=tuple(body.splitlines()))
         with self.db.session() as session:
             before = max((r.id for r in mailrepo.list_outbound(session, limit=1)), default=0)
             ctx = MailContext(mail=incoming, settings=self.settings, now=self.now,
@@ -59,7 +61,8 @@ class Harness:
         # after the commit: a results bulletin is rendered then (judge.service.rendering)
         with self.db.session() as session:
             rows = [r for r in mailrepo.list_outbound(session, limit=10_000) if r.id > before]
-            sent = [Sent(r.to_addr, r.subject, r.body, r.kind, dict(r.headers or {}))
+            sent = [Sent(r.to_addr, r.subject, r.body, r.kind, dict(r.headers or {}),
+                         r.message_id)
                     for r in sorted(rows, key=lambda r: r.id)]
         self.outbox.extend(sent)
         self.now += timedelta(minutes=1)

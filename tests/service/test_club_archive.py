@@ -51,3 +51,29 @@ async def test_the_end_told_by_mail_shows_in_the_archive(db: Database) -> None:
     assert {p["power"]: p["name"] for p in after["game"]["players"]}["ITALY"] == "Marco Rossi"
     page = (await get(archive, "/games/club"))[2].decode()
     assert "La partita è terminata il " in page and "Marco Rossi" in page
+
+
+JOIN = {"en": "JOIN", "it": "ISCRIVI", "fr": "INSCRIRE"}
+CREATE = {"en": "CREATE", "it": "CREA", "fr": "CREER"}
+WAIT = {"en": "SET WAIT", "it": "IMPOSTA ATTESA", "fr": "REGLER ATTENTE"}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+async def test_set_name_goes_in_the_join_mail(db: Database, lang: str) -> None:
+    """Issue 28: a player without a power cannot sign on, so SET NAME in his JOIN mail applies
+    to him; what needs a power is refused as waiting for the start, not with "sign on"."""
+    from tests.service.commands_harness import PLAYERS
+
+    h = Harness(db)
+    h.mail(GM, f"{CREATE[lang]} club gmpass\n{LANGUAGE[lang]}")
+    first = PLAYERS[0]
+    reply = h.reply(first, f"{JOIN[lang]} club pw1\n{SET_NAME[lang]} Marco Rossi\n{WAIT[lang]}")
+    check_golden(f"club_join_name.{lang}.txt", reply)
+    sign_on_first = {"en": "sign on first", "it": "prima accedi", "fr": "connectez-vous d'abord"}[lang]
+    assert sign_on_first not in reply.lower()
+    for i, player in enumerate(PLAYERS[1:], start=2):
+        h.mail(player, f"{JOIN[lang]} club pw{i}")
+    h.mail(GM, "SIGNON GM club gmpass\nSTART")
+    data = json.loads((await get(ArchiveApp(db), "/games/club.json"))[2])
+    names = {p["power"]: p["name"] for p in data["game"]["players"]}
+    assert names[h.power_of("club", first)] == "Marco Rossi"

@@ -6,6 +6,7 @@ Set JUDGE_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import replace
 from datetime import UTC, timedelta
@@ -263,7 +264,7 @@ REPLACE_WORDS = {"it": ("OSSERVA", "ELABORA S1901M", "SOSTITUISCI"),
 
 @pytest.mark.parametrize("lang", ["it", "en", "fr"])
 def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
-        db: Database, lang: str) -> None:
+        db: Database, lang: str, caplog: pytest.LogCaptureFixture) -> None:
     h = Harness(db, settings=replace(Harness(db).settings, club_list_address=CLUB_LIST))
     players = h.started_game("club", LANGUAGE[lang], lang=lang)
     observe, process, replace_word = REPLACE_WORDS[lang]
@@ -284,7 +285,13 @@ def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
         game.options = options
         deadlines.schedule(s, game, game.phase, search_ends, h.now)
     offer = h.mail(GM_ADDRESS, gm + f"{replace_word} AUSTRIA {NEWCOMER}")
-    done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
+    with caplog.at_level(logging.INFO):
+        done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
+    # the server log tells the replacement (issue 28), without the newcomer's address or password
+    events = [r.getMessage() for r in caplog.records if r.name == "judge.events"]
+    assert "game club F1901M: player replaced (power=AUSTRIA)" in events, events
+    assert not any(NEWCOMER in r.getMessage() or "nuova-password" in r.getMessage()
+                   for r in caplog.records)
     briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind == "reply")
     told = {m.to: m for m in done if m.kind == "bulletin"}
     # everyone hears it: the players (the newcomer too), the GM, the observer, the club's list
@@ -336,3 +343,37 @@ def test_short_forms_in_french_and_english_games(db: Database, lang: str) -> Non
     reply = h.reply(germany, _signon(lang, "GERMANY", germany) + SHORT_FORMS[lang])
     check_golden(f"club_short_forms.{lang}.txt", reply)
     assert "Refused" not in reply and "Refusé" not in reply
+
+
+# issue 28: a GM who processes early is told, in his reply, who sent nothing and what the house
+# rules do to each: a first ONP, a second one (abandoned), and the late days not spent
+ONE_HOLD = {"AUSTRIA": "A VIE H", "ENGLAND": "F LON H", "FRANCE": "A PAR H",
+            "GERMANY": "A BER H", "RUSSIA": "A MOS H"}  # partial orders count as sent
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_an_early_gm_process_names_who_sent_nothing(db: Database, lang: str) -> None:
+    h, players = _game(db, lang)
+    quiet = ("ITALY", "TURKEY")
+    for power, address in players.items():
+        if power in quiet:
+            continue
+        h.mail(address, _signon(lang, power, address) + ONE_HOLD[power])
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, "club")
+        assert game is not None
+        turkey = playrepo.seat_by_power(s, game.id, "TURKEY")
+        assert turkey is not None
+        turkey.strikes, turkey.status = 1, "onp1"  # Turkey sent nothing last time either
+    process = {"it": "ELABORA S1901M", "en": "PROCESS S1901M", "fr": "TRAITER S1901M"}[lang]
+    reply = h.reply(GM_ADDRESS, f"{SIGNON[lang]} GM club gmpass\n{process}")
+    assert h.game("club").phase != "S1901M"
+    check_golden(f"club_process_early.{lang}.txt", reply)
+    italy, turkey_name = {"it": ("Italia", "Turchia"), "en": ("Italy", "Turkey"),
+                          "fr": ("Italie", "Turquie")}[lang]
+    lines = reply.splitlines()
+    italy_line = next(line for line in lines if re.match(rf"\s+{italy} ?:", line))
+    turkey_line = next(line for line in lines if re.match(rf"\s+{turkey_name} ?:", line))
+    assert "ONP" in italy_line and "10" in italy_line  # its 10 late days, unspent
+    assert "ONP" in turkey_line and turkey_line != italy_line
+    assert not any(line.strip().startswith(("France", "Francia")) for line in lines)

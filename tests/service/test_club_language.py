@@ -110,3 +110,97 @@ def test_help_is_said_in_the_games_language(db: Database, lang: str) -> None:
     check_golden(f"club_lang_help.{lang}.txt", reply)
     english = [c.help for c in COMMANDS if c.help and c.help in reply]
     assert (english == []) if lang != "en" else english
+
+
+# issue 28: every option of the registry, every value shape, set by a French or Italian club
+# GM: the reply shows no Python data ({'power': 'FRANCE'}, True, None, home) and no English
+PYTHON_DATA = re.compile(r"[{}\[\]]|'\w+':|\b(True|False|None|[a-z]+_[a-z_]+)\b")
+POWER_WORD = {"en": "FRANCE", "it": "FRANCIA", "fr": "FRANCE"}
+ENGLISH_VALUE = re.compile(r"\b(yes|set to|total|per_turn|late days?|hours|days|the|you|"
+                           r"lot|play|home|owned|rulebook)\b")
+
+
+DAYS_OFF = {"it": "sab dom 2030-12-25", "fr": "sam dim 2030-12-25", "en": "sat sun 2030-12-25"}
+
+
+def _every_option_line(lang: str) -> list[str]:
+    from judge.rules.option_registry import OPTIONS, OptionType
+
+    lines = []
+    for spec in OPTIONS:
+        word = spec.keyword(lang)
+        if spec.type is OptionType.CHOICE:
+            values = [words[0] for key, words in spec.choices.items()
+                      if spec.key != "language" or key == lang]
+            if spec.key == "rules":
+                values.reverse()  # italian last: the options that follow are its own
+        else:
+            values = {
+                OptionType.FLAG: ["", "NO"], OptionType.TEXT: ["Europe/Paris"],
+                OptionType.NAME: ["standard"], OptionType.NUMBER: [str(spec.high)],
+                OptionType.LATE_DAYS: ["8", "8 2"], OptionType.DEADLINES: ["M=48"],
+                OptionType.ENDING: ["18", "2030-01-01", "F1910M"],
+                OptionType.COMPUTER: [POWER_WORD[lang], "", "NO"],
+                OptionType.CLOCK: ["21:00", "M=21:00 R=12:00 A=12:00", "NO"],
+                OptionType.DAYS_OFF: [DAYS_OFF[lang], "NO"],
+                OptionType.HOURS_LIST: ["24 2", "NO"],
+                OptionType.LIMITS: ["48 168", "NO"],
+                OptionType.ABSENCES: ["14 28", "NO"],
+            }[spec.type]
+        lines += [f"{word} {value}".strip() for value in values]
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_every_option_value_is_said_as_a_player_reads_it(db: Database, lang: str) -> None:
+    h = Harness(db)
+    lines = _every_option_line(lang)
+    reply = h.reply(GM, f"{CREATE[lang]} club gmpass\n" + "\n".join(lines))
+    said = reply.split("\n-- \n")[0]
+    answers = said.split("\n\n> ")[1:]
+    assert len(answers) == len(lines)
+    for line, answer in zip(lines, answers, strict=True):
+        value = answer.split("\n", 1)[1]
+        assert not PYTHON_DATA.search(value), (line, value)
+        if lang != "en":
+            assert not ENGLISH_VALUE.search(value), (line, value)
+    bots = {"it": "sì, la tua potenza è Francia", "fr": "oui, vous jouez la France",
+            "en": "yes, you play France"}[lang]
+    assert bots in said
+    listed = h.reply(GM, {"en": "LIST club", "it": "ELENCO club", "fr": "LISTE club"}[lang])
+    assert not PYTHON_DATA.search(listed), listed
+    late = {"it": "8 giorni di ritardo nella partita, al massimo 2 per turno",
+            "fr": "8 jours de retard dans la partie, au plus 2 par tour",
+            "en": "8 late days in the game, at most 2 per turn"}[lang]
+    language = {"it": "lingua italiano", "fr": "langue français", "en": "language English"}[lang]
+    assert late in listed and language in listed, listed
+
+
+PRESS_TO = {"it": "STAMPA A FRANCIA\nCiao Francia, alleanza?\nFINE STAMPA",
+            "fr": "PRESSE A FRANCE\nBonjour, une alliance ?\nFIN PRESSE",
+            "en": "PRESS TO FRANCE\nHello France, an alliance?\nENDPRESS"}
+ANSWER = {"it": "Volentieri, parliamone.\nSaluti", "fr": "Avec plaisir, parlons-en.\nAmitiés",
+          "en": "Gladly, let us talk.\nBest wishes"}
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+def test_a_plain_reply_to_press_is_told_how_to_answer_press(db: Database, lang: str) -> None:
+    """Issue 28: a player presses "reply" on a press mail: his text is not understood (the
+    judge reads commands), and the reply shows him how press is answered, once."""
+    h = Harness(db)
+    language = {"it": "LINGUA it", "fr": "LANGUE fr", "en": ""}[lang]
+    players = h.started_game("club", language, lang=lang)
+    italy, france = players["ITALY"], players["FRANCE"]
+    sent = h.mail(italy, f"{SIGNON[lang]} ITALY club {password_of(italy)}\n{PRESS_TO[lang]}")
+    press = next(m for m in sent if m.to == france and m.kind == "press")
+    reply = h.reply(france, ANSWER[lang], subject=f"Re: {press.subject}",
+                    references=("<older@elsewhere>", press.message_id))
+    check_golden(f"club_press_reply.{lang}.txt", reply)
+    press_word = {"it": "STAMPA A", "fr": "PRESSE A", "en": "PRESS TO"}[lang]
+    france_word = {"it": "FRANCIA", "fr": "FRANCE", "en": "FRANCE"}[lang]
+    assert reply.count(press_word) == 1 and f" {france_word} club " in reply
+    # the same text with no press mail answered, or answering one sent to someone else,
+    # gets the plain answer: the hint names a game only to that press mail's recipient
+    for other in (h.reply(france, ANSWER[lang]),
+                  h.reply(players["GERMANY"], ANSWER[lang], references=(press.message_id,))):
+        assert press_word not in other and "club" not in other.split("\n-- \n")[0]

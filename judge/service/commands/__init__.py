@@ -23,8 +23,8 @@ from judge.parsing.commands import (
     lexicon,
     parse_mail,
 )
-from judge.service import computer, confirm, press, usecases
-from judge.service.answers import CommandRefusal
+from judge.service import computer, confirm, gamelog, press, usecases
+from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
@@ -200,6 +200,11 @@ def run(ctx: MailContext) -> None:
         s.finish()
         return
     chatter: ReplyEntry | None = None  # the answer to the lines of chat just above
+    # a player who pressed "reply" on a press mail is told how press is answered (issue 28)
+    answered = press.answered_press(s) if any(
+        isinstance(item, NotUnderstood) for item in parsed.items) else None
+    if answered is not None:
+        s.touch(answered)
     for item in parsed.items:
         if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
                 and s.entries and s.entries[-1] is chatter:
@@ -213,6 +218,9 @@ def run(ctx: MailContext) -> None:
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
             s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
             chatter = None if suggestion else entry
+            if answered is not None and chatter is not None:
+                s.say(Done.PRESS_REPLY_HINT, **press.reply_hint(s, answered))
+                answered = None  # once a mail
         elif isinstance(item, Malformed):
             s.begin(item)
             if item.problem is Problem.UNCLOSED_BLOCK:
@@ -233,6 +241,13 @@ def run(ctx: MailContext) -> None:
     if s.lang_game is not None:
         # a solo game is processed as soon as its player's orders are in (issue 14)
         computer.advance(s.session, s.lang_game, s.now, s.settings)
+
+
+# the player commands a player who has just JOINed may send in the same mail: his name for
+# the archive. (LIST, SUMMARY, HELP and OBSERVE need no sign-on; his password and address
+# are the ones the JOIN line and its confirmation just gave; orders, press, WAIT and LATE
+# need the power the start assigns.)
+JOINER_VERBS = frozenset({Verb.SET_NAME})
 
 
 def _keyword(verb: Verb, lang: str) -> str:
@@ -276,8 +291,19 @@ def _command(s: MailSession, cmd: Command) -> None:
     if role is Role.GM and (s.actor is None or not s.actor.gm):
         s.say(CommandRefusal.NOT_GM if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
         return
+    if role is Role.GM and s.actor is not None:
+        # the verb alone: a GM command's arguments may be an address or a password
+        gamelog.event(s.actor.game, "GM command", verb=cmd.verb.name)
     if role is Role.PLAYER and declared.gm_may and s.actor is not None and s.actor.gm:
         binding.handler(s, cmd)
+        return
+    if role is Role.PLAYER and s.actor is None and s.joined is not None:
+        # a player who joined in this mail: what concerns him alone applies; the rest waits
+        # for the start (he has no power yet), and he is told that rather than "sign on"
+        if cmd.verb in JOINER_VERBS:
+            binding.handler(s, cmd)
+        else:
+            s.say(CommandRefusal.JOINED_NOT_STARTED, game=s.joined.name)
         return
     if role is Role.PLAYER and (s.actor is None or s.actor.seat is None):
         s.say(CommandRefusal.NOT_A_PLAYER if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)

@@ -193,6 +193,7 @@ def join_command(s: MailSession, cmd: Command) -> None:
         s.refused(denied)
         return
     s.touch(joined.game)
+    s.joined = joined.game
     s.say(Done.JOINED, game=joined.game.name, count=joined.count, needed=joined.needed,
           preferences=list(cmd.powers))
     s.deliver()  # the GM told the game is full

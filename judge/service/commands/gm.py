@@ -15,6 +15,7 @@ from judge.service import (
     computer,
     deadlines,
     ending,
+    gamelog,
     games,
     gm_time,
     snapshot_rows,
@@ -273,7 +274,9 @@ def process_command(s: MailSession, cmd: Command) -> None:
         s.say(denied.reason, **denied.params)
         return
     s.say(Done.PROCESSED, phase=report.phase, action=report.action, why=report.why,
-          next_phase=report.next_phase)
+          next_phase=report.next_phase,
+          missing=[{"power": m.power, "outcome": m.outcome, "late_days_left": m.late_days_left}
+                   for m in report.missing])
 
 
 @handles(Verb.PREVIEW, reads_orders=True)
@@ -348,6 +351,7 @@ def _seat_computer(s: MailSession, game: Game, seat: Seat) -> None:
         return
     old = games.address_of_account(s.session, seat.account_id)
     personality = computer.seat_computer(s.session, game, seat, s.now)
+    gamelog.event(game, "player replaced by the computer", power=seat.power)
     if games.options(game).get("turn_state", {}).get("replacement_for") == seat.power:
         # the search is over: the game is no longer suspended for this seat
         snapshot_rows.set_turn_state(game, suspended=False, replacement_for=None)

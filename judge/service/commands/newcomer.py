@@ -14,7 +14,7 @@ When the new player confirms his address (``REPLACE`` then ``CONFIRM token passw
 from __future__ import annotations
 
 from judge.bulletins.views import Notice, notice_view, standing_lines
-from judge.service import announce, games, turns
+from judge.service import announce, gamelog, games, turns
 from judge.service.answers import Done
 from judge.service.commands.anyone import bulletin_text
 from judge.service.commands.session import MailSession
@@ -24,6 +24,7 @@ from judge.storage.models import Game, Seat
 
 def took_over(s: MailSession, game: Game, seat: Seat) -> None:
     """Announce the newcomer of ``seat`` and brief him (in the reply to his confirmation)."""
+    gamelog.event(game, "player replaced", power=seat.power)
     if game.status not in ("active", "paused") or not game.position:
         return  # a game not started has no position, deadline or bulletin to give
     state = turn_state(game)

@@ -59,12 +59,17 @@ def password_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.SET_NAME)
 def name_command(s: MailSession, cmd: Command) -> None:
     """The account's display name: the archive shows it beside the power (issue 13 point 12),
-    in a blind game only once the game is over."""
-    assert s.actor is not None
+    in a blind game only once the game is over. A player who joined a game in this mail sets it
+    without a sign-on: he has no power to sign on as before the game starts."""
+    if s.actor is not None:
+        game, power = s.actor.game, s.actor.power or GM
+    else:
+        assert s.joined is not None
+        game, power = s.joined, "joined"
     s.account.display_name = cmd.value or ""
-    s.store.audit(s.now, "set_name", game_id=s.actor.game.id,
-                  actor_account_id=s.account.id, power=s.actor.power or "GM")
-    s.say(Done.NAME_SET, game=s.actor.game.name, name=s.account.display_name)
+    s.store.audit(s.now, "set_name", game_id=game.id, actor_account_id=s.account.id,
+                  power=power)
+    s.say(Done.NAME_SET, game=game.name, name=s.account.display_name)
 
 
 @handles(Verb.SET_ADDRESS)

@@ -72,6 +72,9 @@ class MailSession:
         self.actor: Actor | None = None
         self.auth_failed = False
         self.creating: Game | None = None  # option lines after CREATE apply to this game
+        # the game this mail JOINed: a joiner has no power before START, hence no SIGNON, yet
+        # the commands about himself (SET NAME) may come in the same mail (issue 28)
+        self.joined: Game | None = None
         self.pending_orders: list[OrderLine] = []
         self.lang_game: Game | None = None
         self.after: list[Any] = []  # callbacks run once the reply is written (copies)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from judge.adjudicator.adjustments import BuildRule
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Unit, parse_unit, unit_value
 from judge.adjudicator.phase import Phase
@@ -65,6 +66,9 @@ class Variant:
     neutral: frozenset[str] = frozenset()
     closed_board: Board | None = None  # the board while the neutral powers' territory is closed
     lot: Lot | None = None
+    builds: BuildRule = BuildRule.HOME  # where powers build (``adjustments.BuildRule``)
+    # DPjudge's RULE switches the variant names (``variant.json`` "rules"), as written
+    switches: tuple[str, ...] = ()
     _plain: PhaseRules = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +92,8 @@ class Variant:
                 self.neutral,
                 self.closed_board,
                 self.lot,
+                self.builds,
+                self.switches,
             ),
         )
 
@@ -97,11 +103,15 @@ class Variant:
 
     @property
     def homes(self) -> dict[str, tuple[str, ...]]:
-        return self.board.all_home_centers
+        """The home centres of the variant's powers (a cut-down's other centres are neutral)."""
+        homes = self.board.all_home_centers
+        if len(homes) != len(self.powers):
+            homes = {p: homes[p] for p in self.powers}
+        return homes
 
     @property
     def starting_units(self) -> dict[str, tuple[str, ...]]:
-        return dict(self.board.starting_units)
+        return {p: u for p, u in self.board.starting_units.items() if p in self.powers}
 
     @property
     def supply_centers(self) -> frozenset[str]:
@@ -112,7 +122,7 @@ class Variant:
 
     def initial_position(self) -> Position:
         units: dict[str, Unit] = {}
-        for power, texts in self.board.starting_units.items():
+        for power, texts in self.starting_units.items():
             for text in texts:
                 parsed = parse_unit(text, power)
                 unit = unit_value(power, parsed.type, parsed.location)

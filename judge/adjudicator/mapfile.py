@@ -106,7 +106,8 @@ class _Reader:
         self.map = MapFile(name=name.rsplit(".", 1)[0])
         self.resolve = resolve
         self.power: str | None = None
-        self.pending: list[tuple[str, str, int]] = []  # (home token, file, line) to check at end
+        # (home token, file, line, the line's first word): checked at the end
+        self.pending: list[tuple[str, str, int, str]] = []
 
     def fail(self, file: str, line: int, directive: str, why: str) -> MapError:
         return MapError(f"{file}:{line}: {directive}: {why}")
@@ -163,7 +164,7 @@ class _Reader:
         elif up in ("INHABITS", "HOME", "HOMES"):
             power = self.need_power(file, n, up)
             m.powers[power].homes = []
-            self.add_homes(power, words[1:], file, n)
+            self.add_homes(power, words[1:], file, n, up)
         elif up == "UNITS":
             m.units[self.need_power(file, n, up)] = []
         elif up in ("A", "F"):
@@ -337,8 +338,11 @@ class _Reader:
             m.dummies = [d for d in m.dummies if d != goner]
         self.power = None
 
-    def add_homes(self, power: str | None, tokens: list[str], file: str, n: int) -> None:
+    def add_homes(
+        self, power: str | None, tokens: list[str], file: str, n: int, first: str = ""
+    ) -> None:
         m = self.map
+        tokens_of_line = [first.upper()] if first else []
         for token in tokens:
             word = token.upper()
             remove = word.startswith("-")
@@ -350,7 +354,7 @@ class _Reader:
                 )
             if not word:
                 continue
-            self.pending.append((word, file, n))
+            self.pending.append((word, file, n, tokens_of_line[0] if tokens_of_line else ""))
             if power is None:
                 if word not in m.unowned and not remove:
                     m.unowned.append(word)
@@ -368,7 +372,7 @@ class _Reader:
         up = words[0].upper()
         if up in ("UNOWNED", "NEUTRAL", "CENTERS"):
             self.power = None
-            self.add_homes(None, words[1:], file, n)
+            self.add_homes(None, words[1:], file, n, words[0])
             return
         if len(words) > 2 and words[1] == "->":
             raise self.fail(file, n, up, "renaming a power is not implemented")
@@ -397,17 +401,18 @@ class _Reader:
             if letter:
                 decl.letter = letter[:1].upper()
         self.power = code
-        self.add_homes(code, rest, file, n)
+        self.add_homes(code, rest, file, n, words[0])
 
     def finish(self) -> MapFile:
         m = self.map
         provinces = {k.upper().split("/")[0] for k in m.types}
         live = set(m.unowned).union(*(d.homes for d in m.powers.values()))
-        for token, file, n in self.pending:
+        for token, file, n, first in self.pending:
             if token in live and token.split("/")[0] not in provinces:
                 # a "power line" whose words are no locations is a directive nobody knows
                 raise MapError(
-                    f"{file}:{n}: unknown directive, or {token} is no location of the map"
+                    f"{file}:{n}: {first}: unknown directive (or a power whose home {token} is "
+                    "no location of the map)"
                 )
         for decl in m.powers.values():
             if not decl.homes and not m.units.get(decl.code):

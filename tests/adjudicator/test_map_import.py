@@ -1,0 +1,197 @@
+"""The DPjudge ``.map`` reader and the shipped variants checked against the ``.map`` they came from.
+
+For each shipped DPjudge variant the ``.map`` is read again from ``../shared/variants`` and
+DPjudge's adjacency rule (its ``abuts``: entries in lower case are for armies only, in mixed
+case for fleets only; armies never enter water, fleets never land; a split coast's province is
+written in lower case and fleets stand on its coasts only) is applied to the file's tables here,
+written out on its own, then compared with the shipped board: every army move and every fleet
+move, from every location, both ways; every split coast; every home centre, supply centre and
+starting unit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judge.adjudicator.catalog import variant
+from judge.adjudicator.geography import load_board
+from judge.adjudicator.map_import import power_colours
+from judge.adjudicator.mapfile import MapError, MapFile, read_map
+from judge.cli import main
+from tests.conftest import SHARED
+
+LIBRARY = SHARED / "variants" / "dpjudge"
+IMPORTED = {
+    "ancmed": "ancmed", "modern": "modern", "youngstown": "youngstown", "chaos": "chaos",
+    "fleetrome": "fleetrome", "milan": "milan", "canton": "canton", "crowded": "crowded",
+    "fiveman": "fiveman", "britain": "britain", "sengoku": "sengoku",
+    "aberration": "aberration", "v8": "v8", "chromatic": "chromatic",
+}
+
+
+def _read(name: str) -> MapFile:
+    return read_map(f"{name}.map", lambda f: (LIBRARY / f).read_text("latin-1"))
+
+
+def _dpjudge_moves(m: MapFile) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """(army moves, fleet moves) as DPjudge's rule reads the file's tables."""
+    types = m.types
+    kind_of = {k.upper().split("/")[0]: t for k, t in types.items() if "/" not in k}
+    army: set[tuple[str, str]] = set()
+    fleet: set[tuple[str, str]] = set()
+    for key, entries in m.abuts.items():
+        here = key.upper()
+        army_here = "/" not in key and types[key] in ("LAND", "COAST", "PORT")
+        fleet_here = types[key] in ("WATER", "COAST", "PORT") and (
+            "/" in key or key.lower() not in m.abuts
+        )
+        for entry in entries:
+            there = entry.upper()
+            prov = there.split("/")[0]
+            if army_here and entry != entry.title() and kind_of.get(prov) not in (
+                None, "WATER", "SHUT"
+            ):
+                army.add((here, prov))
+            if fleet_here and entry[0].isupper() and types.get(there) in (
+                "WATER", "COAST", "PORT"
+            ):
+                fleet.add((here, there))
+    return army, fleet
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTED))
+def test_shipped_variant_matches_its_map_file(name: str) -> None:
+    m = _read(IMPORTED[name])
+    board = load_board(name)
+    army, fleet = _dpjudge_moves(m)
+    shipped_army = {(s, t) for s, ts in board.army_adjacency.items() for t in ts}
+    shipped_fleet = {(s, t) for s, ts in board.fleet_adjacency.items() for t in ts}
+    assert shipped_army == army
+    assert shipped_fleet == fleet
+    # both ways: a move the board allows back is one the file lists back, and the other way
+    for s, t in army:
+        assert ((t, s) in shipped_army) == ((t, s) in army), (s, t)
+    for s, t in fleet:
+        assert ((t, s) in shipped_fleet) == ((t, s) in fleet), (s, t)
+    coasts = {k.upper() for k in m.types if "/" in k}
+    assert {c for p in board.provinces.values() for c in p.coasts} == coasts
+    for code in coasts:
+        assert code in board.fleet_adjacency or not m.abuts.get(code)
+    for power, decl in m.powers.items():
+        assert board.home_centers(power) == tuple(sorted(decl.homes)), power
+        assert sorted(board.starting_units[power]) == sorted(m.units.get(power, ())), power
+    assert sorted(board.supply_centers) == m.supply_centers()
+    shut = {k.upper() for k, t in m.types.items() if t == "SHUT"}
+    assert {c for c, p in board.provinces.items() if p.kind == "impassable"} == shut
+    v = variant(name)
+    assert sorted(v.neutral) == sorted(m.dummies)
+    assert v.victory == (m.victory or len(m.supply_centers()) // 2 + 1)
+    folder = Path(__file__).resolve().parents[2] / "judge" / "variants" / name
+    assert (folder / "LICENSE").read_text("utf-8") == (LIBRARY / "LICENSE").read_text("utf-8")
+
+
+def test_chaos_has_34_powers_each_on_one_home_and_builds_anywhere() -> None:
+    v = variant("chaos")
+    assert len(v.powers) == 34 and str(v.first_phase) == "W1900A"
+    assert all(len(h) == 1 for h in v.homes.values())
+    assert v.builds.value == "any"
+    assert not v.initial_position().units
+
+
+@pytest.mark.parametrize(
+    ("name", "powers"),
+    [("france-austria", ["AUSTRIA", "FRANCE"]), ("england-turkey", ["ENGLAND", "TURKEY"]),
+     ("germany-italy", ["GERMANY", "ITALY"])],
+)
+def test_two_player_cut_downs(name: str, powers: list[str]) -> None:
+    v = variant(name)
+    start = v.initial_position()
+    assert list(v.powers) == powers and v.victory == 18
+    assert {u.power for u in start.units.values()} == set(powers)
+    assert sorted(start.units) == sorted(
+        u.split()[1].split("/")[0] for p in powers for u in v.board.starting_units[p]
+    )
+    assert set(start.centers.values()) == set(powers)
+    assert len(start.centers) == sum(len(v.board.home_centers(p)) for p in powers)
+
+
+def test_powers_colours_come_from_the_drawing() -> None:
+    colours = power_colours((LIBRARY / "ancmed.ps").read_text("latin-1"))
+    assert colours["ROME"] == "#ff0000" and colours["CARTHAGE"] == "#0000ff"
+    shipped = json.loads(
+        (Path(__file__).resolve().parents[2] / "judge/variants/ancmed/map.json").read_text()
+    )
+    assert shipped["powers"]["ROME"]["colour"] == "#ff0000"
+    assert shipped["powers"]["ROME"]["names"]["en"] == "Rome"
+    assert shipped["powers"]["ROME"]["adjectives"]["en"] == "Roman"
+
+
+def _files(**texts: str) -> object:
+    return lambda name: texts[name]
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("Paris = par\nLAND PAR ABUTS\nFRANCE PAR\nA PAR\nFROBNICATE EVERYTHING\n",
+         "x.map:5: FROBNICATE: unknown directive"),
+        ("Paris = par\nLAND PAR ABUTS\nFRANCE PAR\nNEWHOMES FRANCE PAR\n",
+         "x.map:4: NEWHOMES: a DPjudge directive this reader does not implement"),
+        ("FLOW NEWYEAR:5\n", "x.map:1: FLOW: NEWYEAR:5"),
+        ("USE other.map\n", "other.map: cannot read it"),
+        ("Paris = par\nCOAST PAR ABUTS *MAO\n", "x.map:2: COAST: *MAO"),
+        ("Paris = par\nAMEND PAR ABUTS BUR\n", "x.map:2: AMEND: no location PAR to amend"),
+        ("A PAR\n", "x.map:1: A: comes before any power line"),
+    ],
+)
+def test_reader_stops_naming_file_line_and_directive(text: str, where: str) -> None:
+    files = {"x.map": text}
+    with pytest.raises(MapError) as caught:
+        read_map("x.map", lambda name: files[name])
+    assert str(caught.value).startswith(where)
+
+
+def test_an_include_error_names_the_included_file_and_line() -> None:
+    files = {"x.map": "# top\nUSE y.map\n", "y.map": "\n\nRESERVES FRANCE 2\n"}
+    with pytest.raises(MapError, match=r"^y\.map:3: RESERVES"):
+        read_map("x.map", lambda name: files[name])
+
+
+def test_reader_follows_renames_drops_and_amends() -> None:
+    milan = _read("milan")
+    assert "SAV" in {k.upper() for k in milan.types} and "pie" not in milan.types
+    assert "TUS" not in {k.upper() for k in milan.types}
+    assert sorted(milan.powers["ITALY"].homes) == ["MIL", "NAP", "ROM"]
+    assert "TYR" not in [x.upper() for x in milan.abuts["SAV"]]
+    fiveman = _read("fiveman")
+    assert sorted(fiveman.powers) == ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY"]
+    assert "POL" in fiveman.unowned and "WAR" not in fiveman.names
+
+
+def test_import_command_writes_a_folder_and_stops_on_what_it_cannot_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["variants", "import", str(LIBRARY / "canton.map"), "--out", str(tmp_path)])
+    assert code == 0
+    folder = tmp_path / "canton"
+    assert sorted(p.name for p in folder.iterdir()) == ["LICENSE", "map.json", "variant.json"]
+    shipped = Path(__file__).resolve().parents[2] / "judge" / "variants" / "canton"
+    assert json.loads((folder / "map.json").read_text()) == json.loads(
+        (shipped / "map.json").read_text()
+    )
+    capsys.readouterr()
+    assert main(["variants", "import", str(LIBRARY / "hundred.map"), "--out", str(tmp_path)]) == 2
+    assert "hundred.map:29: FLOW: NEWYEAR:5" in capsys.readouterr().err
+    assert main(["variants", "import", str(LIBRARY / "ancmed.map"), "--out", str(tmp_path)]) == 2
+    assert "PORT BAL" in capsys.readouterr().err
+
+
+def test_show_prints_the_first_position_as_a_request(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants", "show", "ancmed"]) == 0
+    request = json.loads(capsys.readouterr().out)
+    assert request["variant"] == "ancmed" and request["phase"] == "S0001M"
+    assert request["units"]["ROME"] == ["A RAV", "A ROM", "F NEA"]
+    assert request["centers"]["EGYPT"] == ["ALE", "MEM", "THB"]

@@ -172,7 +172,9 @@ def board_from_json(raw: dict[str, Any]) -> Board:
         locations.add(code)
         if row["parent"]:
             coasts.setdefault(row["parent"], []).append(code)
-        if row["army_neighbours"]:
+        if row["army_neighbours"] or (not row["parent"] and row["type"] in ("coast", "land")):
+            # an island (ancmed's Baleares, chromatic's) is land with no army neighbour: armies
+            # stand there and leave by sea only
             army[code] = frozenset(row["army_neighbours"])
         if row["fleet_neighbours"]:
             fleet[code] = frozenset(row["fleet_neighbours"])

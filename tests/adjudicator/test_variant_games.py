@@ -4,6 +4,14 @@ Each ``tests/data/variant_games/<variant>.json`` is a list of phases: the orders
 must follow (the outcome of named orders, the units and centres after, the next phase). A phase
 starts from the variant's first position (``judge variants show``) or from the answer to the
 phase before; ``"start"`` may replace units or centres by hand.
+
+``ancmed`` and ``chaos`` are games from the first position (two game years of ancmed: a move, a
+bounce, a convoy, a supported move, a support cut, a dislodgement and its retreat, builds;
+Chaos's Winter 1900 builds and builds anywhere). The other variants' scripts are one scene each,
+set up by hand on provinces read from the variant's map (a helper listed candidate provinces:
+a sea between two coasts, a province with three land neighbours...): a move, a bounce, a
+support cut, a supported attack that dislodges, a convoy where the map has seas, the retreat,
+then a build; their expectations are the rules', not the adjudicator's.
 """
 
 from __future__ import annotations

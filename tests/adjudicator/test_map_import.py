@@ -18,6 +18,7 @@ import pytest
 
 from judge.adjudicator.catalog import variant
 from judge.adjudicator.geography import load_board
+from judge.adjudicator.jsonio import RequestError, adjudicate_json
 from judge.adjudicator.map_import import power_colours
 from judge.adjudicator.mapfile import MapError, MapFile, read_map
 from judge.cli import main
@@ -195,3 +196,31 @@ def test_show_prints_the_first_position_as_a_request(capsys: pytest.CaptureFixtu
     assert request["variant"] == "ancmed" and request["phase"] == "S0001M"
     assert request["units"]["ROME"] == ["A RAV", "A ROM", "F NEA"]
     assert request["centers"]["EGYPT"] == ["ALE", "MEM", "THB"]
+
+
+def test_sengoku_dummies_are_neutral_and_only_hold() -> None:
+    v = variant("sengoku")
+    start = v.initial_position()
+    units = {p: [f"{u.type.value} {u.location}" for u in start.units.values() if u.power == p]
+             for p in v.powers}
+    answer = adjudicate_json({"variant": "sengoku", "phase": "S1570M", "units": units,
+                              "orders": {"_NEUTRAL": ["A HIZ - CHZ"]}})
+    refused, *held = answer["results"]["_NEUTRAL"]
+    assert refused["refusal"] == "neutral_power"
+    assert {r["order"] for r in held} == {f"{u} H" for u in units["_NEUTRAL"]}
+    assert sorted(answer["units"]["_NEUTRAL"]) == sorted(units["_NEUTRAL"])
+
+
+def test_build_rule_is_a_house_option_on_the_standard_map() -> None:
+    request = {"phase": "W1901A", "units": {"FRANCE": ["A PAR"]},
+               "centers": {"FRANCE": ["PAR", "SPA", "BRE"]}, "orders": {"FRANCE": ["A SPA B"]}}
+    plain = adjudicate_json(request)
+    assert plain["results"]["FRANCE"][0]["refusal"] == "not_a_home_center"
+    anywhere = adjudicate_json({**request, "options": {"builds": "any"}})
+    assert anywhere["results"]["FRANCE"][0]["result"] == "succeeds"
+    assert sorted(anywhere["units"]["FRANCE"]) == ["A PAR", "A SPA"]
+    remote = adjudicate_json({**request, "centers": {"FRANCE": ["SPA", "POR"]},
+                              "options": {"builds": "remote"}})
+    assert remote["results"]["FRANCE"][0]["refusal"] == "not_a_home_center"
+    with pytest.raises(RequestError, match="options.builds"):
+        adjudicate_json({**request, "options": {"builds": "everywhere"}})

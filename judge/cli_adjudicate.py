@@ -278,9 +278,7 @@ def run_variants_import(args: argparse.Namespace) -> int:
     ps_text = ps_path.read_text("latin-1") if ps_path.is_file() else ""
     try:
         mapfile = read_map(source.name, resolve)
-        map_json, variant_json = convert(
-            mapfile, name, power_colours(ps_text), port_as_coast=args.port_as_coast
-        )
+        map_json, variant_json = convert(mapfile, name, power_colours(ps_text))
     except MapError as exc:
         return _fail(str(exc), 2)
     if args.title:
@@ -378,11 +376,6 @@ def register(subparsers: Any) -> None:
     i.add_argument("--name", help="the variant's name (default: the .map file's name)")
     i.add_argument("--title", help="its title in English (default: the name)")
     i.add_argument("--out", help="where the folder is made (default: the installed variants)")
-    i.add_argument(
-        "--port-as-coast",
-        action="store_true",
-        help="play DPjudge PORT provinces as plain coasts (their fleets do not convoy)",
-    )
     i.set_defaults(handler=run_variants_import)
     sh = vs.add_parser(
         "show",

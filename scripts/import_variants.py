@@ -23,7 +23,7 @@ VARIANTS = Path(__file__).resolve().parent.parent / "judge" / "variants"
 # 1900 (its "*" Cape of Good Hope adjacencies: half-strength moves), hundred (FLOW: five-year
 # turns with adjustments every tenth year), classical and ambition (other FLOWs), 1897 (NEWHOMES).
 IMPORTED: dict[str, tuple[str, tuple[str, ...]]] = {
-    "ancmed": ("Ancient Mediterranean", ("--port-as-coast",)),
+    "ancmed": ("Ancient Mediterranean", ()),
     "modern": ("Modern", ()),
     "youngstown": ("Youngstown", ()),
     "chaos": ("Chaos", ()),

@@ -122,7 +122,7 @@ def _convoy(
 ) -> Convoy | Refusal:
     if unit.type is not FLEET:
         return Refusal.CONVOY_BY_ARMY
-    if not board.provinces[unit.province].is_sea:
+    if not board.provinces[unit.province].convoys:
         return Refusal.CONVOY_NOT_AT_SEA
     if order.army not in board.locations or order.target not in board.locations:
         return Refusal.UNKNOWN_LOCATION

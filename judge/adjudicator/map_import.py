@@ -151,20 +151,13 @@ def _names(m: MapFile, abbr: str, fallback: str) -> dict[str, Any]:
 
 
 def convert(
-    m: MapFile, name: str, colours: dict[str, str] | None = None, port_as_coast: bool = False
+    m: MapFile, name: str, colours: dict[str, str] | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(map.json, variant.json)`` of the variant ``name`` made from ``m``.
 
-    A PORT (a coastal province whose fleet may convoy, as if at sea) stops the conversion: the
-    judge's convoys run through seas only. ``port_as_coast`` plays it as a plain coast instead,
-    and ``variant.json`` says so (``port_as_coast``: the provinces).
+    A PORT is a coastal province (``"port": true`` in its row) whose fleet may convoy, as a
+    fleet at sea does (``geography.Province.convoys``).
     """
-    ports = sorted(k.upper() for k, t in m.types.items() if t == "PORT")
-    if ports and not port_as_coast:
-        raise MapError(
-            f"{name}: PORT {' '.join(ports)}: fleets convoying from a coast are not implemented "
-            "(--port-as-coast plays them as plain coasts)"
-        )
     geo = _Geometry(m)
     homes: dict[str, str] = {}
     for decl in m.powers.values():
@@ -186,18 +179,19 @@ def convert(
         coasts = sorted(k for k in keys if "/" in k)
         army = geo.army_targets(main) if kind in ("land", "coast") else []
         fleet = geo.fleet_targets(main) if geo.fleet_stands(main) and not coasts else []
-        provinces.append(
-            {
-                "code": prov,
-                "parent": None,
-                "type": kind,
-                "supply_center": prov in centres,
-                "home": homes.get(prov),
-                "army_neighbours": army,
-                "fleet_neighbours": fleet,
-                "names": _names(m, prov, prov.title()),
-            }
-        )
+        row: dict[str, Any] = {
+            "code": prov,
+            "parent": None,
+            "type": kind,
+            "supply_center": prov in centres,
+            "home": homes.get(prov),
+            "army_neighbours": army,
+            "fleet_neighbours": fleet,
+            "names": _names(m, prov, prov.title()),
+        }
+        if m.types[main] == "PORT":
+            row["port"] = True  # its fleet convoys (DPjudge's PORT)
+        provinces.append(row)
         province_name = m.names.get(prov, prov.title())
         for coast in coasts:
             code = coast.upper()
@@ -264,8 +258,6 @@ def convert(
     }
     if m.dummies:
         variant_json["neutral"] = sorted(m.dummies)
-    if ports:
-        variant_json["port_as_coast"] = ports
     if rules:
         variant_json["rules"] = rules
     variant_json["source"] = {"files": list(m.files), "notice": DPJUDGE_NOTICE}

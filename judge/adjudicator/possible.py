@@ -232,7 +232,7 @@ class _UnitTable:
         self.targets = tuple(targets)
         # a fleet at sea: army province -> the convoys it could give that army (none: absent)
         self.convoys: dict[str, tuple[Convoy, ...]] = {}
-        if kind is FLEET and board.provinces[prov].is_sea:
+        if kind is FLEET and board.provinces[prov].convoys:
             for army in seas_touching(board):
                 convoys = _convoys(board, loc, army)
                 if convoys:

@@ -186,8 +186,8 @@ def test_import_command_writes_a_folder_and_stops_on_what_it_cannot_play(
     capsys.readouterr()
     assert main(["variants", "import", str(LIBRARY / "hundred.map"), "--out", str(tmp_path)]) == 2
     assert "hundred.map:29: FLOW: NEWYEAR:5" in capsys.readouterr().err
-    assert main(["variants", "import", str(LIBRARY / "ancmed.map"), "--out", str(tmp_path)]) == 2
-    assert "PORT BAL" in capsys.readouterr().err
+    assert main(["variants", "import", str(LIBRARY / "1900.map"), "--out", str(tmp_path)]) == 2
+    assert "1900.map:149: COAST: *MAO" in capsys.readouterr().err
 
 
 def test_show_prints_the_first_position_as_a_request(capsys: pytest.CaptureFixture[str]) -> None:
@@ -224,3 +224,28 @@ def test_build_rule_is_a_house_option_on_the_standard_map() -> None:
     assert remote["results"]["FRANCE"][0]["refusal"] == "not_a_home_center"
     with pytest.raises(RequestError, match="options.builds"):
         adjudicate_json({**request, "options": {"builds": "everywhere"}})
+
+
+def test_a_fleet_in_a_port_convoys_and_an_army_lands_on_a_port() -> None:
+    # ancmed's Baleares is DPjudge's PORT: a fleet there convoys as one at sea (Rules: "PORT")
+    assert load_board("ancmed").provinces["BAL"].port
+    answer = adjudicate_json({
+        "variant": "ancmed", "phase": "S0001M",
+        "units": {"CARTHAGE": ["A SAG", "F BAL", "F LIG"], "ROME": ["A NEA", "F TYN"]},
+        "orders": {"CARTHAGE": ["A SAG - ROM", "F BAL C A SAG - ROM", "F LIG C A SAG - ROM"],
+                   "ROME": ["A NEA H", "F TYN H"]},
+    })
+    assert [r["result"] for r in answer["results"]["CARTHAGE"]] == ["succeeds"] * 3
+    assert "A ROM" in answer["units"]["CARTHAGE"]
+    landing = adjudicate_json({
+        "variant": "ancmed", "phase": "S0001M",
+        "units": {"ROME": ["A ROM", "F LIG"]},
+        "orders": {"ROME": ["A ROM - BAL", "F LIG C A ROM - BAL"]},
+    })
+    assert sorted(landing["units"]["ROME"]) == ["A BAL", "F LIG"]
+    coastal = adjudicate_json({
+        "variant": "ancmed", "phase": "S0001M",
+        "units": {"CARTHAGE": ["A MAS", "F TAR", "F ETR"]},
+        "orders": {"CARTHAGE": ["F TAR C A MAS - SAG"]},
+    })
+    assert coastal["results"]["CARTHAGE"][0]["refusal"] == "convoy_not_at_sea"

@@ -254,9 +254,13 @@ class _Reader:
             raise self.fail(file, n, up, f"ABUTS expected after {place}, not {words[2]}")
         other = place.swapcase()
         if other in m.types and other != place:
-            # the province re-declared in the other case (``bul`` / ``BUL``): it replaces it
+            # the province re-declared in the other case (``bul`` / ``BUL``): it replaces it,
+            # and a province re-declared in upper case has no split coasts any more
             m.types[place] = m.types.pop(other)
             m.abuts[place] = m.abuts.pop(other, [])
+            if up != "AMEND" and place.isupper():
+                for coast in [k for k in m.types if k.upper().startswith(place + "/")]:
+                    self.drop(coast.upper())
         if up == "AMEND":
             if place not in m.types:
                 raise self.fail(file, n, up, f"no location {place} to amend")
@@ -366,6 +370,8 @@ class _Reader:
                 m.unowned.remove(word)
             if not remove:
                 homes.append(word)
+            else:
+                m.unowned.append(word)  # a home taken away stays a centre, unowned (DPjudge)
 
     def power_line(self, file: str, n: int, words: list[str]) -> None:
         m = self.map

@@ -249,3 +249,17 @@ def test_a_fleet_in_a_port_convoys_and_an_army_lands_on_a_port() -> None:
         "orders": {"CARTHAGE": ["F TAR C A MAS - SAG"]},
     })
     assert coastal["results"]["CARTHAGE"][0]["refusal"] == "convoy_not_at_sea"
+
+
+def test_a_home_taken_away_stays_an_unowned_centre_and_upper_case_drops_split_coasts() -> None:
+    files = {
+        "x.map": "Paris = par\nBrest = bre\nBulgaria = bul\nBulgaria (east coast) = bul/ec\n"
+                 "LAND PAR ABUTS BRE\nCOAST BRE ABUTS PAR\nCOAST bul ABUTS BRE\n"
+                 "COAST BUL/EC ABUTS BRE\nFRANCE (FRENCH:F) PAR BRE\nA PAR\nUSE y.map\n",
+        "y.map": "FRANCE -BRE\nCOAST BUL ABUTS BRE\n",
+    }
+    m = read_map("x.map", lambda name: files[name])
+    assert m.powers["FRANCE"].homes == ["PAR"] and m.unowned == ["BRE"]
+    assert m.supply_centers() == ["BRE", "PAR"]
+    assert sorted(m.types) == ["BRE", "BUL", "PAR"]
+    assert m.powers["FRANCE"].adjective == "FRENCH" and m.powers["FRANCE"].letter == "F"

@@ -101,7 +101,7 @@ def _norm_power(word: str) -> str:
     return word.upper().replace("+", "").replace(" ", "")
 
 
-class _Reader:
+class _MapReader:
     def __init__(self, name: str, resolve: Callable[[str], str]) -> None:
         self.map = MapFile(name=name.rsplit(".", 1)[0])
         self.resolve = resolve
@@ -432,6 +432,6 @@ class _Reader:
 
 def read_map(name: str, resolve: Callable[[str], str]) -> MapFile:
     """The map of file ``name`` (``ancmed.map``), its includes read through ``resolve``."""
-    reader = _Reader(name, resolve)
+    reader = _MapReader(name, resolve)
     reader.read(name)
     return reader.finish()

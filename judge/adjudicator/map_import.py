@@ -143,6 +143,8 @@ def _names(m: MapFile, abbr: str, fallback: str) -> dict[str, Any]:
     name = m.names.get(abbr, fallback)
     others = []
     for alias in m.aliases.get(abbr, ()):
+        if alias.endswith("?"):
+            continue  # DPjudge's ambiguous alias ("and?"): a common word, never a name alone
         text = alias.replace("+", " ")
         if text.upper() != abbr and text not in others:
             others.append(text)
@@ -244,8 +246,17 @@ def convert(
     rules = []
     for rule in m.rules:
         if rule not in BUILD_RULES + DUMMY_RULES + GAME_RULES:
-            raise MapError(f"{name}: RULE {rule} is not implemented")
+            file, line = m.where[f"RULE {rule}"]
+            raise MapError(f"{file}:{line}: RULE: {rule} is not implemented")
         rules.append(rule)
+    for power, owned in m.owns.items():
+        if sorted(owned) != sorted(m.powers[power].homes):
+            key = next(k for k in m.where if k.endswith(f" {power}") and not k.startswith("RULE"))
+            file, line = m.where[key]
+            raise MapError(
+                f"{file}:{line}: {key.split()[0]}: first centres other than the home centres "
+                "are not implemented"
+            )
     if any(r in rules for r in DUMMY_RULES) and not m.dummies:
         raise MapError(f"{name}: dummy rules without a DUMMY power")
     victory = m.victory if m.victory is not None else len(centres) // 2 + 1

@@ -86,6 +86,8 @@ class MapFile:
     victory: int | None = None
     flow: list[str] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    # where each RULE switch and each OWNS/CENTERS line was read (file, line), for errors
+    where: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def supply_centers(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -139,7 +141,9 @@ class _MapReader:
         elif up == "BEGIN":
             m.begin = " ".join(words[1:]).upper()
         elif up in ("RULE", "RULES"):
-            m.rules.extend(w.upper() for w in words[1:])
+            for switch in (w.upper() for w in words[1:]):
+                m.rules.append(switch)
+                m.where.setdefault(f"RULE {switch}", (file, n))
         elif up == "FLOW":
             for step in (w.upper() for w in words[1:]):
                 if step not in STANDARD_FLOW:
@@ -156,6 +160,7 @@ class _MapReader:
             self.location_name(file, n, raw)
         elif up in ("OWNS", "CENTERS"):
             power = self.need_power(file, n, up)
+            m.where.setdefault(f"{up} {power}", (file, n))
             centres = [w.upper() for w in words[1:]]
             if up == "CENTERS" or power not in m.owns:
                 m.owns[power] = centres

@@ -263,3 +263,16 @@ def test_a_home_taken_away_stays_an_unowned_centre_and_upper_case_drops_split_co
     assert m.supply_centers() == ["BRE", "PAR"]
     assert sorted(m.types) == ["BRE", "BUL", "PAR"]
     assert m.powers["FRANCE"].adjective == "FRENCH" and m.powers["FRANCE"].letter == "F"
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [("1898", "1898.map:4: RULE: MOBILIZE"), ("shiftaround", "shiftaround.map:8: OWNS"),
+     ("1897", "1897.map:5: NEWHOMES"), ("loeb9", "loeb9.map:17: IN: unknown directive")],
+)
+def test_maps_not_shipped_say_which_line_stops_them(name: str, where: str) -> None:
+    from judge.adjudicator.map_import import convert
+
+    with pytest.raises(MapError) as caught:
+        convert(_read(name), name)
+    assert str(caught.value).startswith(where)

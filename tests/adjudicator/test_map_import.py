@@ -276,3 +276,14 @@ def test_maps_not_shipped_say_which_line_stops_them(name: str, where: str) -> No
     with pytest.raises(MapError) as caught:
         convert(_read(name), name)
     assert str(caught.value).startswith(where)
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTED) + ["france-austria", "standard"])
+def test_show_answers_a_request_that_judge_adjudicate_takes(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["variants", "show", name]) == 0
+    request = json.loads(capsys.readouterr().out)
+    answer = adjudicate_json(request)
+    assert answer["phase"] == str(variant(name).first_phase)
+    assert answer["units"] == request["units"] or answer["phase"].endswith("A")

@@ -37,6 +37,7 @@ IMPORTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "aberration": ("Aberration", ()),
     "v8": ("V8", ()),
     "chromatic": ("Chromatic", ()),
+    "shiftaround": ("Shift Around", ()),
 }
 
 # the two-player cut-downs of the standard map: those two powers with their usual units, every

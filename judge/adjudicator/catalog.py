@@ -11,7 +11,8 @@ Keys of ``variant.json`` beyond those: ``powers`` (the map's powers that play: a
 ``france-austria`` names two, every other centre then neutral), ``rules`` (DPjudge's RULE
 switches as its ``.map`` names them; BUILD_ANY, HOME_BUILDS and REMOTE_BUILDS set where powers
 build, see ``adjustments.BuildRule``), ``builds`` (that rule named directly: home, any, homes,
-remote, homes_remote) and ``source`` (the ``.map`` files a folder was imported from and the
+remote, homes_remote), ``centers`` (power -> the centres it owns at the start, when not its
+home centres: DPjudge's OWNS) and ``source`` (the ``.map`` files a folder was imported from and the
 notice of their licence, whose text is the folder's ``LICENSE``). The first phase may be any
 phase of the standard year (``W1900A``: Chaos starts with builds) in any year (``S0001M``).
 """
@@ -90,4 +91,7 @@ def variant_from_json(raw: dict[str, Any]) -> Variant:
         lot=lot,
         builds=builds,
         switches=switches,
+        first_centers=(
+            {p: tuple(cs) for p, cs in raw["centers"].items()} if "centers" in raw else None
+        ),
     )

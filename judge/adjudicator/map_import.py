@@ -249,14 +249,18 @@ def convert(
             file, line = m.where[f"RULE {rule}"]
             raise MapError(f"{file}:{line}: RULE: {rule} is not implemented")
         rules.append(rule)
-    for power, owned in m.owns.items():
-        if sorted(owned) != sorted(m.powers[power].homes):
-            key = next(k for k in m.where if k.endswith(f" {power}") and not k.startswith("RULE"))
-            file, line = m.where[key]
-            raise MapError(
-                f"{file}:{line}: {key.split()[0]}: first centres other than the home centres "
-                "are not implemented"
-            )
+    first_centers: dict[str, list[str]] | None = None
+    if any(sorted(o) != sorted(m.powers[p].homes) for p, o in m.owns.items()):
+        # OWNS: the first centres are not the homes; a power without OWNS owns its homes
+        first_centers = {
+            p: sorted(m.owns.get(p, decl.homes)) for p, decl in sorted(m.powers.items())
+        }
+        taken: dict[str, str] = {}
+        for power, owned in first_centers.items():
+            for centre in owned:
+                if centre in taken:
+                    raise MapError(f"{name}: {centre} owned by {taken[centre]} and {power}")
+                taken[centre] = power
     if any(r in rules for r in DUMMY_RULES) and not m.dummies:
         raise MapError(f"{name}: dummy rules without a DUMMY power")
     victory = m.victory if m.victory is not None else len(centres) // 2 + 1
@@ -267,6 +271,8 @@ def convert(
         "first_phase": first_phase(m.begin),
         "victory": victory,
     }
+    if first_centers is not None:
+        variant_json["centers"] = first_centers
     if m.dummies:
         variant_json["neutral"] = sorted(m.dummies)
     if rules:

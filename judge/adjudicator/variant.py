@@ -69,6 +69,9 @@ class Variant:
     builds: BuildRule = BuildRule.HOME  # where powers build (``adjustments.BuildRule``)
     # DPjudge's RULE switches the variant names (``variant.json`` "rules"), as written
     switches: tuple[str, ...] = ()
+    # the centres each power owns at the start when not its home centres (DPjudge's OWNS:
+    # the ``shift*`` maps start every power on another's homes); None: the home centres
+    first_centers: Mapping[str, tuple[str, ...]] | None = None
     _plain: PhaseRules = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -94,6 +97,7 @@ class Variant:
                 self.lot,
                 self.builds,
                 self.switches,
+                self.first_centers,
             ),
         )
 
@@ -128,7 +132,8 @@ class Variant:
                 unit = unit_value(power, parsed.type, parsed.location)
                 units[unit.province] = unit
         homes = self.homes
-        centers = {c: p for p, cs in homes.items() for c in cs}
+        owned = homes if self.first_centers is None else self.first_centers
+        centers = {c: p for p, cs in owned.items() for c in cs}
         return Position(self.first_phase, units, centers, {}, homes, self.name)
 
     def position(

@@ -30,6 +30,7 @@ IMPORTED = {
     "fleetrome": "fleetrome", "milan": "milan", "canton": "canton", "crowded": "crowded",
     "fiveman": "fiveman", "britain": "britain", "sengoku": "sengoku",
     "aberration": "aberration", "v8": "v8", "chromatic": "chromatic",
+    "shiftaround": "shiftaround",
 }
 
 
@@ -88,6 +89,10 @@ def test_shipped_variant_matches_its_map_file(name: str) -> None:
     shut = {k.upper() for k, t in m.types.items() if t == "SHUT"}
     assert {c for c, p in board.provinces.items() if p.kind == "impassable"} == shut
     v = variant(name)
+    first = v.initial_position().centers
+    for power, decl in m.powers.items():
+        owned = sorted(c for c, p in first.items() if p == power)
+        assert owned == sorted(m.owns.get(power, decl.homes)), power
     assert sorted(v.neutral) == sorted(m.dummies)
     assert v.victory == (m.victory or len(m.supply_centers()) // 2 + 1)
     folder = Path(__file__).resolve().parents[2] / "judge" / "variants" / name
@@ -267,7 +272,7 @@ def test_a_home_taken_away_stays_an_unowned_centre_and_upper_case_drops_split_co
 
 @pytest.mark.parametrize(
     ("name", "where"),
-    [("1898", "1898.map:4: RULE: MOBILIZE"), ("shiftaround", "shiftaround.map:8: OWNS"),
+    [("1898", "1898.map:4: RULE: MOBILIZE"), ("sailho", "sailho.map:18: RULE: FTF_PRESS"),
      ("1897", "1897.map:5: NEWHOMES"), ("loeb9", "loeb9.map:17: IN: unknown directive")],
 )
 def test_maps_not_shipped_say_which_line_stops_them(name: str, where: str) -> None:
@@ -287,3 +292,15 @@ def test_show_answers_a_request_that_judge_adjudicate_takes(
     answer = adjudicate_json(request)
     assert answer["phase"] == str(variant(name).first_phase)
     assert answer["units"] == request["units"] or answer["phase"].endswith("A")
+
+
+def test_shiftaround_starts_on_other_homes_and_cannot_build_there() -> None:
+    v = variant("shiftaround")
+    start = v.initial_position()
+    assert sorted(c for c, p in start.centers.items() if p == "ENGLAND") == ["NAP", "ROM", "VEN"]
+    assert v.homes["ENGLAND"] == ("EDI", "LON", "LVP")
+    answer = adjudicate_json({"variant": "shiftaround", "phase": "W1901A",
+                              "units": {"ENGLAND": ["A ROM"]},
+                              "centers": {"ENGLAND": ["NAP", "ROM", "VEN"]},
+                              "orders": {"ENGLAND": ["F NAP B"]}})
+    assert answer["results"]["ENGLAND"][0]["refusal"] == "not_a_home_center"

@@ -304,3 +304,37 @@ def test_shiftaround_starts_on_other_homes_and_cannot_build_there() -> None:
                               "centers": {"ENGLAND": ["NAP", "ROM", "VEN"]},
                               "orders": {"ENGLAND": ["F NAP B"]}})
     assert answer["results"]["ENGLAND"][0]["refusal"] == "not_a_home_center"
+
+
+def test_import_with_a_drawing_calls_the_converter_or_says_it_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    code = main(["variants", "import", str(LIBRARY / "canton.map"),
+                 "--drawing", str(LIBRARY / "canton.ps"), "--out", str(tmp_path)])
+    folder = tmp_path / "canton"
+    assert (folder / "map.json").is_file()  # the folder is written before the drawing
+    if importlib.util.find_spec("judge.maps.ps_drawing") is None:
+        assert code == 2
+        assert "judge.maps.ps_drawing" in capsys.readouterr().err
+        assert not (folder / "drawing.json").exists()
+    else:
+        assert code == 0
+        assert isinstance(json.loads((folder / "drawing.json").read_text("utf-8")), dict)
+
+
+def test_dummy_and_unplayed_forms() -> None:
+    base = ("Paris = par\nBrest = bre\nRome = rom\nLAND PAR ABUTS BRE ROM\nLAND BRE ABUTS PAR\n"
+            "LAND ROM ABUTS PAR\nFRANCE PAR\nA PAR\nITALY ROM\nA ROM\nBRITTANY BRE\nA BRE\n")
+    files = {"x.map": base + "DUMMY ALL EXCEPT FRANCE\n"}
+    assert sorted(read_map("x.map", lambda n: files[n]).dummies) == ["BRITTANY", "ITALY"]
+    files = {"x.map": base + "ITALY\nDUMMY\n"}
+    assert read_map("x.map", lambda n: files[n]).dummies == ["ITALY"]
+    files = {"x.map": base + "UNPLAYED ALL EXCEPT FRANCE ITALY\n"}
+    m = read_map("x.map", lambda n: files[n])
+    assert sorted(m.powers) == ["FRANCE", "ITALY"] and m.unowned == ["BRE"]
+    assert "BRITTANY" not in m.units
+    files = {"x.map": base + "UNPLAYED NAVARRE\n"}
+    with pytest.raises(MapError, match=r"^x\.map:13: UNPLAYED: no power NAVARRE"):
+        read_map("x.map", lambda n: files[n])

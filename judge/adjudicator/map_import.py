@@ -124,6 +124,8 @@ class _Geometry:
                 continue  # mixed case: fleets only
             if self.kind.get(prov) in (None, "WATER", "SHUT"):
                 continue
+            if prov == key.upper():
+                continue  # a province listed among its own neighbours (empire's HOL): no move
             out.add(prov)
         return sorted(out)
 
@@ -135,6 +137,8 @@ class _Geometry:
                 continue  # lower case: armies only
             if target not in self.m.types or self.m.types[target] in ("LAND", "SHUT"):
                 continue  # a split coast's province (``bul``) is no fleet's target either
+            if target.split("/")[0] == key.upper().split("/")[0]:
+                continue  # its own province: no move
             out.add(target)
         return sorted(out)
 

@@ -53,6 +53,8 @@ def _dpjudge_moves(m: MapFile) -> tuple[set[tuple[str, str]], set[tuple[str, str
         for entry in entries:
             there = entry.upper()
             prov = there.split("/")[0]
+            if prov == here.split("/")[0]:
+                continue  # no province borders itself (a slip in a few maps)
             if army_here and entry != entry.title() and kind_of.get(prov) not in (
                 None, "WATER", "SHUT"
             ):

@@ -255,6 +255,81 @@ def run_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _variants_dir() -> Path:
+    import judge.variants
+
+    return Path(judge.variants.__file__).parent
+
+
+def run_variants_import(args: argparse.Namespace) -> int:
+    """``judge variants import FILE.map``: a variant folder from one of DPjudge's maps."""
+    from judge.adjudicator.map_import import convert, power_colours
+    from judge.adjudicator.mapfile import MapError, read_map
+
+    source = Path(args.file)
+    folder = source.parent
+
+    def resolve(name: str) -> str:
+        # DPjudge's files are Latin-1 (a few names carry accents)
+        return (folder / name).read_text("latin-1")
+
+    name = args.name or source.stem
+    ps_path = Path(args.drawing) if args.drawing else source.with_suffix(".ps")
+    ps_text = ps_path.read_text("latin-1") if ps_path.is_file() else ""
+    try:
+        mapfile = read_map(source.name, resolve)
+        map_json, variant_json = convert(mapfile, name, power_colours(ps_text))
+    except MapError as exc:
+        return _fail(str(exc), 2)
+    if args.title:
+        variant_json["titles"] = {"en": args.title}
+    licence = folder / "LICENSE"
+    if not licence.is_file():
+        return _fail(f"{licence}: DPjudge's MIT licence must travel with its maps", 2)
+    out = Path(args.out) if args.out else _variants_dir()
+    target = out / name
+    target.mkdir(parents=True, exist_ok=True)
+    for file, data in (("map.json", map_json), ("variant.json", variant_json)):
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        (target / file).write_text(text, "utf-8")
+    (target / "LICENSE").write_text(licence.read_text("utf-8"), "utf-8")
+    print(f"{target}: {len(map_json['provinces'])} locations, {len(map_json['powers'])} powers")
+    if args.drawing:
+        try:
+            from judge.maps.ps_drawing import drawing_from_ps  # type: ignore[import-not-found,unused-ignore]
+        except ModuleNotFoundError:
+            return _fail("the drawing converter (judge.maps.ps_drawing) is not installed", 2)
+        codes = [p["code"] for p in map_json["provinces"]]
+        drawing = drawing_from_ps(ps_text, codes)
+        text = json.dumps(drawing, ensure_ascii=False, separators=(",", ":")) + "\n"
+        (target / "drawing.json").write_text(text, "utf-8")
+    return 0
+
+
+def run_variants_show(args: argparse.Namespace) -> int:
+    """``judge variants show NAME``: the first position as a ``judge adjudicate`` request."""
+    from judge.adjudicator.catalog import variant
+    from judge.adjudicator.variant import VariantError
+
+    try:
+        v = variant(args.variant)
+    except VariantError as exc:
+        return _fail(str(exc), 2)
+    start = v.initial_position()
+    request = {
+        "variant": v.name,
+        "phase": str(start.phase),
+        "units": {
+            p: sorted(f"{u.type.value} {u.location}" for u in start.units.values() if u.power == p)
+            for p in v.powers
+        },
+        "centers": {p: sorted(c for c, o in start.centers.items() if o == p) for p in v.powers},
+        "orders": {},
+    }
+    print(json.dumps(request, indent=1, ensure_ascii=False))
+    return 0
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "adjudicate",
@@ -288,3 +363,25 @@ def register(subparsers: Any) -> None:
     )
     v.add_argument("--long", action="store_true", help="also players, centres to win and title")
     v.set_defaults(handler=run_variants)
+    vs = v.add_subparsers(dest="variants_command", metavar="import|show")
+    i = vs.add_parser(
+        "import",
+        help="make a variant folder from a DPjudge .map file",
+        description="Reads a DPjudge .map file (and what it includes from its folder) and writes "
+        "a variant folder: variant.json, map.json, DPjudge's LICENSE (and drawing.json from "
+        "--drawing). A directive the reader does not implement stops it, named with its line.",
+    )
+    i.add_argument("file", help="the .map file (its includes are read from its folder)")
+    i.add_argument("--drawing", help="the .ps drawing (drawing.json and the powers' colours)")
+    i.add_argument("--name", help="the variant's name (default: the .map file's name)")
+    i.add_argument("--title", help="its title in English (default: the name)")
+    i.add_argument("--out", help="where the folder is made (default: the installed variants)")
+    i.set_defaults(handler=run_variants_import)
+    sh = vs.add_parser(
+        "show",
+        help="print a variant's first position as a judge adjudicate request",
+        description="Prints the variant's first phase, units and centres as the JSON that "
+        "judge adjudicate reads.",
+    )
+    sh.add_argument("variant", help="an installed variant's name")
+    sh.set_defaults(handler=run_variants_show)

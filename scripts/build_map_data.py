@@ -64,7 +64,12 @@ def main(csv_path: str) -> None:
                     "abbr_differences": row["abbr_differences"],
                 }
             )
-    data = {"variant": "standard", "provinces": provinces, "starting_units": STARTING_UNITS}
+    data = {"variant": "standard", "languages": ["en", "fr", "it"], "provinces": provinces,
+            "starting_units": STARTING_UNITS}
+    # the powers (names, adjectives, colours, territory: issue 26's one place for power facts)
+    # are not in the reference table: the file's own are kept
+    if OUT.is_file():
+        data["powers"] = json.loads(OUT.read_text("utf-8"))["powers"]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(provinces)} rows)")

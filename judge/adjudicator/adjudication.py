@@ -64,17 +64,18 @@ def adjudicate(
     rules = v.rules_at(position.phase, options.joins)
     board = board or rules.board
     neutral = rules.neutral
+    builds = options.builds or v.builds
     refused: dict[str, list[Order]] = {}
     if neutral:
         refused = {p: list(os) for p, os in orders.items() if p in neutral and os}
         orders = {p: os for p, os in orders.items() if p not in neutral}
     kind = position.phase.kind_rank  # the rank, not the ``kind`` property: this runs every phase
     if kind == _MOVEMENT:
-        result = adjudicate_movement(position, orders, board, neutral)
+        result = adjudicate_movement(position, orders, board, neutral, builds)
     elif kind == _RETREAT:
-        result = adjudicate_retreats(position, orders, board, neutral)
+        result = adjudicate_retreats(position, orders, board, neutral, builds)
     else:
-        result = adjudicate_adjustments(position, orders, board, options, neutral)
+        result = adjudicate_adjustments(position, orders, board, options, neutral, builds)
     return _with_refused(result, refused) if refused else result
 
 

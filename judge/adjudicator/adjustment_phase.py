@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from judge.adjudicator.adjustments import RemovalDistance, removal_order
+from judge.adjudicator.adjustments import BuildRule, RemovalDistance, removal_order
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.order_result import OrderResult, Outcome
@@ -20,6 +20,7 @@ def adjudicate_adjustments(
     board: Board,
     options: Options,
     neutral: frozenset[str] = frozenset(),
+    builds: BuildRule = BuildRule.HOME,
 ) -> Adjudication:
     """Builds and removals per power; neutral powers (``variant.py``) make none."""
     units = dict(position.units)
@@ -37,7 +38,7 @@ def adjudicate_adjustments(
         built: set[str] = set()
         removed: set[str] = set()
         for order in orders.get(power, ()):
-            norm = normalize(position, power, order, board)
+            norm = normalize(position, power, order, board, builds)
             if not isinstance(norm, Refusal):
                 if isinstance(norm, Build):
                     prov = norm.location.split("/", 1)[0]
@@ -91,5 +92,5 @@ def adjudicate_adjustments(
     nxt = Position(
         position.phase, units, dict(position.centers), {}, position.homes, position.variant
     )
-    nxt.phase = advance(position.phase, nxt, neutral)
+    nxt.phase = advance(position.phase, nxt, neutral, builds)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, tuple(destroyed))

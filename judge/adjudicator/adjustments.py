@@ -43,6 +43,55 @@ def removal_order(board: Board, units: list[Unit], reference: frozenset[str]) ->
     return sorted(units, key=key)
 
 
+class BuildRule(StrEnum):
+    """Where a power may build (DPjudge's RULE switches; a house rule on any map).
+
+    ``home``: its own home centres (the rulebook). ``any`` (BUILD_ANY): any centre it owns.
+    ``homes`` (HOME_BUILDS): any owned centre that is a home centre of some power. ``remote``
+    (REMOTE_BUILDS alone, which DPjudge reads as BUILD_ANY too) and ``homes_remote``
+    (HOME_BUILDS with REMOTE_BUILDS): the same, but only while the power still owns one of its
+    own home centres.
+    """
+
+    HOME = "home"
+    ANY = "any"
+    HOMES = "homes"
+    REMOTE = "remote"
+    HOMES_REMOTE = "homes_remote"
+
+    __hash__ = str.__hash__  # in C, as UnitType (orders.py)
+
+
+def build_rule(switches: list[str] | tuple[str, ...]) -> BuildRule:
+    """The rule a ``.map`` file's switches name (none of them: the rulebook's)."""
+    homes = "HOME_BUILDS" in switches
+    remote = "REMOTE_BUILDS" in switches
+    if homes:
+        return BuildRule.HOMES_REMOTE if remote else BuildRule.HOMES
+    if remote:
+        return BuildRule.REMOTE
+    return BuildRule.ANY if "BUILD_ANY" in switches else BuildRule.HOME
+
+
+def build_sites(
+    rule: BuildRule,
+    power: str,
+    centers: dict[str, str],
+    homes: dict[str, tuple[str, ...]],
+) -> tuple[str, ...]:
+    """The centres ``power`` may build in under ``rule`` (ownership and vacancy aside)."""
+    own = homes.get(power, ())
+    if rule is BuildRule.HOME:
+        return own
+    if rule in (BuildRule.REMOTE, BuildRule.HOMES_REMOTE) and not any(
+        centers.get(h) == power for h in own
+    ):
+        return ()
+    if rule in (BuildRule.ANY, BuildRule.REMOTE):
+        return tuple(sorted(c for c, p in centers.items() if p == power))
+    return tuple(sorted({h for hs in homes.values() for h in hs}))
+
+
 def builds_possible(
     power: str,
     units: dict[str, Unit],

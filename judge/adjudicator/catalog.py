@@ -6,6 +6,15 @@ its own map, ``map.json`` (the graph, the province names in three languages) and
 ``drawing.json`` (the map drawing, read by ``judge.maps``). Seed 001's fewer-player games
 (``standard-6`` ... ``standard-2``) are folders with only ``variant.json`` over the standard map.
 Reading package data is no I/O in the layering's sense: it is part of the installed code.
+
+Keys of ``variant.json`` beyond those: ``powers`` (the map's powers that play: a cut-down such as
+``france-austria`` names two, every other centre then neutral), ``rules`` (DPjudge's RULE
+switches as its ``.map`` names them; BUILD_ANY, HOME_BUILDS and REMOTE_BUILDS set where powers
+build, see ``adjustments.BuildRule``), ``builds`` (that rule named directly: home, any, homes,
+remote, homes_remote), ``centers`` (power -> the centres it owns at the start, when not its
+home centres: DPjudge's OWNS) and ``source`` (the ``.map`` files a folder was imported from and the
+notice of their licence, whose text is the folder's ``LICENSE``). The first phase may be any
+phase of the standard year (``W1900A``: Chaos starts with builds) in any year (``S0001M``).
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from judge.adjudicator.adjustments import BuildRule, build_rule
 from judge.adjudicator.geography import closed_board, load_board
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.variant import Lot, Variant, VariantError
@@ -63,6 +73,8 @@ def variant_from_json(raw: dict[str, Any]) -> Variant:
             board, frozenset(c for p in neutral for c in board.home_centers(p))
             | frozenset(raw.get("closed_provinces", ()))
         )
+    switches = tuple(raw.get("rules", ()))
+    builds = BuildRule(raw["builds"]) if "builds" in raw else build_rule(switches)
     lot = None
     if raw.get("lot"):
         lot = Lot(raw["lot"]["power"], Phase.parse(raw["lot"]["drawn_before"]))
@@ -77,4 +89,9 @@ def variant_from_json(raw: dict[str, Any]) -> Variant:
         neutral=neutral,
         closed_board=closed,
         lot=lot,
+        builds=builds,
+        switches=switches,
+        first_centers=(
+            {p: tuple(cs) for p, cs in raw["centers"].items()} if "centers" in raw else None
+        ),
     )

@@ -16,10 +16,10 @@ from judge.adjudicator.geography import Board
 
 @cache
 def sea_neighbours(board: Board) -> dict[str, frozenset[str]]:
-    """Sea province -> the provinces (sea or coastal) a fleet there touches."""
+    """Sea province (or port) -> the provinces (sea or coastal) a fleet there touches."""
     out: dict[str, frozenset[str]] = {}
     for code, prov in board.provinces.items():
-        if prov.is_sea:
+        if prov.convoys:
             out[code] = frozenset(board.province_of(t) for t in board.fleet_adjacency.get(code, ()))
     return out
 
@@ -45,6 +45,10 @@ class _Numbering:
         self.names: list[str] = sorted(seas) + coasts
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
         self.is_sea: list[bool] = [name in seas for name in self.names]
+        # where a convoyed army may land: any coast, a port included (a port is a sea too)
+        self.is_end: list[bool] = [
+            name not in seas or board.provinces[name].port for name in self.names
+        ]
         # sea -> the numbers of the provinces a fleet there touches (none for a coast)
         self.around: list[list[int]] = [
             sorted(self.index[p] for p in seas[name]) if name in seas else []
@@ -79,7 +83,10 @@ def _routes_from(board: Board, start: str) -> dict[str, frozenset[str]]:
         return {}
     numbers = _numbering(board)
     index = numbers.index
-    walk = _Walk(numbers.around, numbers.is_sea, index[start], sum(1 << index[p] for p in first))
+    walk = _Walk(
+        numbers.around, numbers.is_sea, numbers.is_end, index[start],
+        sum(1 << index[p] for p in first),
+    )
     for sea in sorted(first):
         walk.walk(index[sea])
     names = numbers.names
@@ -96,9 +103,17 @@ class _Walk:
     kept as the walk goes (so the test is a look-up, not a pass over the chain).
     """
 
-    def __init__(self, around: list[list[int]], is_sea: list[bool], start: int, first: int) -> None:
+    def __init__(
+        self,
+        around: list[list[int]],
+        is_sea: list[bool],
+        is_end: list[bool],
+        start: int,
+        first: int,
+    ) -> None:
         self.around = around  # sea -> the provinces a fleet there touches
         self.is_sea = is_sea
+        self.is_end = is_end
         self.start = start
         self.first = first  # mask of the seas that touch the start
         self.found = [0] * len(around)  # fleet -> mask of the destinations it helps reach
@@ -107,14 +122,14 @@ class _Walk:
         self.path: list[int] = []
 
     def walk(self, here: int) -> None:
-        path, covered, is_sea = self.path, self.covered, self.is_sea
+        path, covered, is_sea, is_end = self.path, self.covered, self.is_sea, self.is_end
         path.append(here)
         self.on_path[here] = True
         around = self.around[here]
         reached = 0
         for dest in around:
             # a coast other than the start that no earlier fleet reaches (else: a shortcut)
-            if not is_sea[dest] and dest != self.start and not covered[dest]:
+            if is_end[dest] and dest != self.start and not covered[dest]:
                 reached |= 1 << dest
         if reached:
             found = self.found

@@ -25,16 +25,25 @@ class Province:
     home: str | None
     coasts: tuple[str, ...]
     names: dict[str, Any] = field(hash=False, compare=False)
+    # DPjudge's PORT: a coastal province whose fleet may convoy, as a fleet at sea does
+    port: bool = False
 
     def __reduce__(self) -> tuple[type[Province], tuple[object, ...]]:
         # its class and fields (see orders.py: the compiled build refuses the default)
         return (
-            Province, (self.code, self.kind, self.supply_center, self.home, self.coasts, self.names)
+            Province,
+            (self.code, self.kind, self.supply_center, self.home, self.coasts, self.names,
+             self.port),
         )
 
     @property
     def is_sea(self) -> bool:
         return self.kind == "sea"
+
+    @property
+    def convoys(self) -> bool:
+        """Whether a fleet here may convoy: at sea, or in a port."""
+        return self.kind == "sea" or self.port
 
     @property
     def is_land(self) -> bool:
@@ -172,7 +181,9 @@ def board_from_json(raw: dict[str, Any]) -> Board:
         locations.add(code)
         if row["parent"]:
             coasts.setdefault(row["parent"], []).append(code)
-        if row["army_neighbours"]:
+        if row["army_neighbours"] or (not row["parent"] and row["type"] in ("coast", "land")):
+            # an island (ancmed's Baleares, chromatic's) is land with no army neighbour: armies
+            # stand there and leave by sea only
             army[code] = frozenset(row["army_neighbours"])
         if row["fleet_neighbours"]:
             fleet[code] = frozenset(row["fleet_neighbours"])
@@ -187,6 +198,7 @@ def board_from_json(raw: dict[str, Any]) -> Board:
             home=row["home"],
             coasts=tuple(sorted(coasts.get(code, ()))),
             names=row["names"],
+            port=bool(row.get("port", False)),
         )
     # coast rows keep their names reachable too, for the parsers
     coast_names = {row["code"]: row["names"] for row in raw["provinces"] if row["parent"]}

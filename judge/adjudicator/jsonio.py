@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from judge.adjudicator.adjudication import Options, adjudicate
-from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.adjustments import BuildRule, RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
@@ -160,7 +160,7 @@ class _Reading:
         # per power: a unit's text -> the unit and its province
         self.units: dict[str, dict[str, tuple[Unit, str]]] = {p: {} for p in variant.powers}
         self.centers: dict[str, str] = {}  # a supply centre's text -> its province
-        self.homes = variant.board.all_home_centers
+        self.homes = variant.homes
 
     def power(self, name: Any) -> str:
         found = self.powers.get(name) if isinstance(name, str) else None
@@ -252,7 +252,7 @@ def position_from_json(obj: Any, variant: Variant | None = None) -> Position:
             _twice(reading, data["centers"], lambda text, power: _check_center(text, power, b),
                    "supply centre", "owned twice")
     else:
-        centers = {c: p for p, cs in b.all_home_centers.items() for c in cs}
+        centers = {c: p for p, cs in reading.homes.items() for c in cs}
     dislodged: dict[str, Dislodged] = {}
     for power_name, entries in _mapping(data.get("dislodged", {}), "dislodged").items():
         power = reading.power(power_name)
@@ -364,7 +364,8 @@ def orders_from_json(
 # by value: calling the enum (``RemovalDistance(text)``) runs Python code, once per request
 _DISTANCES: Final = {d.value: d for d in RemovalDistance}
 # the values made so far (immutable): a dataclass's ``__init__`` is Python code, twice a request
-_OPTIONS: Final[dict[tuple[RemovalDistance, str | None], Options]] = {}
+_OPTIONS: Final[dict[tuple[RemovalDistance, str | None, BuildRule | None], Options]] = {}
+_BUILDS: Final = {b.value: b for b in BuildRule}
 
 
 def options_from_json(
@@ -373,12 +374,21 @@ def options_from_json(
     """``"options"`` and ``"italy_joins"``; the latter is checked against ``variant``."""
     v = variant or installed_variant()
     distance = RemovalDistance.HOME
+    builds: BuildRule | None = None
     if obj is not None:
-        value = _mapping(obj, "options").get("removal_distance", "home")
+        given = _mapping(obj, "options")
+        value = given.get("removal_distance", "home")
         found = _DISTANCES.get(value) if isinstance(value, str) else None
         if found is None:
             raise RequestError('options.removal_distance must be "home" or "owned"')
         distance = found
+        if "builds" in given:
+            rule = given["builds"]
+            builds = _BUILDS.get(rule) if isinstance(rule, str) else None
+            if builds is None:
+                raise RequestError(
+                    f"options.builds must be one of {', '.join(b.value for b in BuildRule)}"
+                )
     if joins is not None:
         if v.lot is None:
             raise RequestError(f"italy_joins: variant {v.name!r} draws no lot")
@@ -396,9 +406,9 @@ def options_from_json(
             f"variant {v.name!r}: the lot is drawn before {v.lot.drawn_before}"  # type: ignore[union-attr]
             f' ({phase} is later); give "italy_joins": one of the powers it may join'
         )
-    options = _OPTIONS.get((distance, joins))
+    options = _OPTIONS.get((distance, joins, builds))
     if options is None:  # (joins is a power of an installed variant: a handful of values)
-        options = _OPTIONS[(distance, joins)] = Options(distance, joins)
+        options = _OPTIONS[(distance, joins, builds)] = Options(distance, joins, builds)
     return options
 
 

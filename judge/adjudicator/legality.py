@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal
 
+from judge.adjudicator.adjustments import BuildRule, build_sites
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import (
     army_could_be_convoyed,
@@ -121,7 +122,7 @@ def _convoy(
 ) -> Convoy | Refusal:
     if unit.type is not FLEET:
         return Refusal.CONVOY_BY_ARMY
-    if not board.provinces[unit.province].is_sea:
+    if not board.provinces[unit.province].convoys:
         return Refusal.CONVOY_NOT_AT_SEA
     if order.army not in board.locations or order.target not in board.locations:
         return Refusal.UNKNOWN_LOCATION
@@ -368,7 +369,9 @@ def build_location(board: Board, unit_type: UnitType, location: str) -> str | Re
     return location
 
 
-def _adjustment(position: Position, power: str, order: Order, board: Board) -> Order | Refusal:
+def _adjustment(
+    position: Position, power: str, order: Order, board: Board, builds: BuildRule
+) -> Order | Refusal:
     if not isinstance(order, Build | Disband | Waive):
         return Refusal.WRONG_PHASE
     owed = len(position.centers_of(power)) - len(position.units_of(power))
@@ -386,7 +389,12 @@ def _adjustment(position: Position, power: str, order: Order, board: Board) -> O
     if owed <= 0:
         return Refusal.NO_BUILDS_AVAILABLE
     prov = board.province_of(order.location)
-    if prov not in position.homes.get(power, ()):
+    sites = (
+        position.homes.get(power, ())
+        if builds is BuildRule.HOME
+        else build_sites(builds, power, position.centers, position.homes)
+    )
+    if prov not in sites:
         return Refusal.NOT_A_HOME_CENTER
     if position.centers.get(prov) != power:
         return Refusal.CENTER_NOT_OWNED
@@ -399,7 +407,11 @@ def _adjustment(position: Position, power: str, order: Order, board: Board) -> O
 
 
 def normalize(
-    position: Position, power: str, order: Order, board: Board | None = None
+    position: Position,
+    power: str,
+    order: Order,
+    board: Board | None = None,
+    builds: BuildRule | None = None,
 ) -> Order | Refusal:
     """The order as the adjudicator reads it, or why it cannot be given in this position."""
     b = board or installed_variant(position.variant).board
@@ -408,7 +420,9 @@ def normalize(
         return normalize_movement(position.units, power, order, b)
     if kind is PhaseType.RETREAT:
         return _retreat(position, power, order, b)
-    return _adjustment(position, power, order, b)
+    if builds is None:
+        builds = installed_variant(position.variant).builds
+    return _adjustment(position, power, order, b, builds)
 
 
 def check(

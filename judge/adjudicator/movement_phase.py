@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
+from judge.adjudicator.adjustments import BuildRule
 from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import (
@@ -63,6 +64,7 @@ def adjudicate_movement(
     orders: Mapping[str, Sequence[Order]],
     board: Board,
     neutral: frozenset[str] = frozenset(),
+    builds: BuildRule = BuildRule.HOME,
 ) -> Adjudication:
     """``adjudicate`` for a movement phase (see ``adjudication.py`` for the contract)."""
     # a copy: the results are explained on first read, whatever the caller does to its position
@@ -71,7 +73,7 @@ def adjudicate_movement(
     read, legal, governed, index = _read(memo, units, orders)
     resolver = MovementVerdicts(board, units, legal, index)
     resolver.run()
-    nxt, destroyed = _next_position(position, board, memo.province, resolver, neutral)
+    nxt, destroyed = _next_position(position, board, memo.province, resolver, neutral, builds)
     return Adjudication(
         position.phase,
         None,
@@ -352,6 +354,7 @@ def _next_position(
     province: dict[str, str],
     resolver: MovementVerdicts,
     neutral: frozenset[str],
+    builds: BuildRule,
 ) -> tuple[Position, tuple[Unit, ...]]:
     """Units moved, the dislodged with their retreats, centres captured after the Fall.
 
@@ -387,6 +390,6 @@ def _next_position(
                 destroyed.append(unit)
     nxt = finish(
         position.phase, board, after, dict(position.centers), dislodged, position.homes, neutral,
-        position.variant,
+        position.variant, builds,
     )
     return nxt, tuple(destroyed)

@@ -60,7 +60,7 @@ class Phase:
         return cls.make(m.group(1), int(m.group(2)), m.group(3))
 
     def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.kind.value}"
+        return f"{self.season.value}{self.year:04d}{self.kind.value}"
 
     @property
     def is_movement(self) -> bool:

@@ -14,6 +14,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Final
 
+from judge.adjudicator.adjustments import BuildRule, build_sites
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.order_result import OrderResult
@@ -91,7 +92,9 @@ def supply_centers(board: Board) -> frozenset[str]:
 _power_of = attrgetter("power")
 
 
-def adjustments_needed(position: Position, neutral: frozenset[str] = frozenset()) -> bool:
+def adjustments_needed(
+    position: Position, neutral: frozenset[str] = frozenset(), builds: BuildRule = BuildRule.HOME
+) -> bool:
     """Whether some power must remove, or can build (``builds_possible`` > 0).
 
     Neutral powers (``variant.py``) make no adjustments, so they never make the phase due.
@@ -109,7 +112,12 @@ def adjustments_needed(position: Position, neutral: frozenset[str] = frozenset()
             return True
     for power, n in own.items():
         if n > have.get(power, 0) and power not in neutral:
-            for home in position.homes.get(power, ()):
+            sites = (
+                position.homes.get(power, ())
+                if builds is BuildRule.HOME
+                else build_sites(builds, power, centers, position.homes)
+            )
+            for home in sites:
                 if centers.get(home) == power and home not in units:
                     return True
     return False
@@ -120,12 +128,17 @@ _ADJUSTMENT_RANK: Final = 2
 _FALL_RANK: Final = 1  # Phase.season_rank
 
 
-def advance(after: Phase, position: Position, neutral: frozenset[str] = frozenset()) -> Phase:
+def advance(
+    after: Phase,
+    position: Position,
+    neutral: frozenset[str] = frozenset(),
+    builds: BuildRule = BuildRule.HOME,
+) -> Phase:
     nxt = following(after)
     while True:
         kind = nxt.kind_rank
         if (kind == _RETREAT_RANK and not position.dislodged) or (
-            kind == _ADJUSTMENT_RANK and not adjustments_needed(position, neutral)
+            kind == _ADJUSTMENT_RANK and not adjustments_needed(position, neutral, builds)
         ):
             nxt = following(nxt)
         else:
@@ -141,11 +154,12 @@ def finish(
     homes: dict[str, tuple[str, ...]],
     neutral: frozenset[str],
     variant: str,  # the position's variant, carried over (never assumed)
+    builds: BuildRule = BuildRule.HOME,
 ) -> Position:
     if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)
     nxt = Position(phase, units, centers, dislodged, homes, variant)
-    nxt.phase = advance(phase, nxt, neutral)
+    nxt.phase = advance(phase, nxt, neutral, builds)
     return nxt
 
 

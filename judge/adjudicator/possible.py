@@ -16,6 +16,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Final
 
+from judge.adjudicator.adjustments import BuildRule, build_sites
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import convoy_destinations, sea_neighbours, seas_touching
 from judge.adjudicator.geography import Board
@@ -231,7 +232,7 @@ class _UnitTable:
         self.targets = tuple(targets)
         # a fleet at sea: army province -> the convoys it could give that army (none: absent)
         self.convoys: dict[str, tuple[Convoy, ...]] = {}
-        if kind is FLEET and board.provinces[prov].is_sea:
+        if kind is FLEET and board.provinces[prov].convoys:
             for army in seas_touching(board):
                 convoys = _convoys(board, loc, army)
                 if convoys:
@@ -429,7 +430,9 @@ def _retreats(position: Position, power: str) -> dict[str, list[Order]]:
     return out
 
 
-def _adjustments(position: Position, power: str, board: Board) -> dict[str, list[Order]]:
+def _adjustments(
+    position: Position, power: str, board: Board, builds: BuildRule
+) -> dict[str, list[Order]]:
     owed = len(position.centers_of(power)) - len(position.units_of(power))
     out: dict[str, list[Order]] = {}
     if owed < 0:
@@ -438,30 +441,38 @@ def _adjustments(position: Position, power: str, board: Board) -> dict[str, list
         return out
     if owed == 0:
         return out
-    for home in position.homes.get(power, ()):
+    sites = (
+        position.homes.get(power, ())
+        if builds is BuildRule.HOME
+        else build_sites(builds, power, position.centers, position.homes)
+    )
+    for home in sites:
         if position.centers.get(home) != power or home in position.units:
             continue
-        builds: list[Order] = []
+        made: list[Order] = []
         province = board.provinces[home]
         if province.is_land:
-            builds.append(Build(ARMY, home))
+            made.append(Build(ARMY, home))
         for where in province.coasts or (home,):
             if not isinstance(build_location(board, FLEET, where), Refusal):
-                builds.append(Build(FLEET, where))
-        out[home] = builds
+                made.append(Build(FLEET, where))
+        out[home] = made
     out["WAIVE"] = [Waive()]
     return out
 
 
 def possible_orders(
-    position: Position, power: str, board: Board | None = None
+    position: Position, power: str, board: Board | None = None, builds: BuildRule | None = None
 ) -> dict[str, list[Order]]:
+    """Every legal order of ``power``, by unit (or build site); ``builds``: the build rule when
+    not the variant's (a game's BUILDS option)."""
     b = board or installed_variant(position.variant).board
     if position.phase.is_movement:
         return _movement(position, power, b)
     if position.phase.is_retreat:
         return _retreats(position, power)
-    return _adjustments(position, power, b)
+    rule = builds or installed_variant(position.variant).builds
+    return _adjustments(position, power, b, rule)
 
 
 def all_possible_orders(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from judge.adjudicator.adjustments import BuildRule
 from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import Refusal
 from judge.adjudicator.order_result import OrderResult, Outcome
@@ -19,6 +20,7 @@ def adjudicate_retreats(
     orders: Mapping[str, Sequence[Order]],
     board: Board,
     neutral: frozenset[str] = frozenset(),
+    builds: BuildRule = BuildRule.HOME,
 ) -> Adjudication:
     waiting = {prov: d.unit for prov, d in position.dislodged.items()}
     entries, governing = read_orders(position, orders, board, waiting)
@@ -53,7 +55,7 @@ def adjudicate_retreats(
     units.update(arrived)
     destroyed = tuple(u for prov, u in waiting.items() if not _retreated(prov, legal, fates))
     nxt = finish(position.phase, board, units, dict(position.centers), {}, position.homes,
-                 neutral, position.variant)
+                 neutral, position.variant, builds)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, destroyed)
 
 

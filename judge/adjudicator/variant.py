@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from judge.adjudicator.adjustments import BuildRule
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Unit, parse_unit, unit_value
 from judge.adjudicator.phase import Phase
@@ -65,6 +66,12 @@ class Variant:
     neutral: frozenset[str] = frozenset()
     closed_board: Board | None = None  # the board while the neutral powers' territory is closed
     lot: Lot | None = None
+    builds: BuildRule = BuildRule.HOME  # where powers build (``adjustments.BuildRule``)
+    # DPjudge's RULE switches the variant names (``variant.json`` "rules"), as written
+    switches: tuple[str, ...] = ()
+    # the centres each power owns at the start when not its home centres (DPjudge's OWNS:
+    # the ``shift*`` maps start every power on another's homes); None: the home centres
+    first_centers: Mapping[str, tuple[str, ...]] | None = None
     _plain: PhaseRules = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +95,9 @@ class Variant:
                 self.neutral,
                 self.closed_board,
                 self.lot,
+                self.builds,
+                self.switches,
+                self.first_centers,
             ),
         )
 
@@ -97,11 +107,15 @@ class Variant:
 
     @property
     def homes(self) -> dict[str, tuple[str, ...]]:
-        return self.board.all_home_centers
+        """The home centres of the variant's powers (a cut-down's other centres are neutral)."""
+        homes = self.board.all_home_centers
+        if len(homes) != len(self.powers):
+            homes = {p: homes[p] for p in self.powers}
+        return homes
 
     @property
     def starting_units(self) -> dict[str, tuple[str, ...]]:
-        return dict(self.board.starting_units)
+        return {p: u for p, u in self.board.starting_units.items() if p in self.powers}
 
     @property
     def supply_centers(self) -> frozenset[str]:
@@ -112,13 +126,14 @@ class Variant:
 
     def initial_position(self) -> Position:
         units: dict[str, Unit] = {}
-        for power, texts in self.board.starting_units.items():
+        for power, texts in self.starting_units.items():
             for text in texts:
                 parsed = parse_unit(text, power)
                 unit = unit_value(power, parsed.type, parsed.location)
                 units[unit.province] = unit
         homes = self.homes
-        centers = {c: p for p, cs in homes.items() for c in cs}
+        owned = homes if self.first_centers is None else self.first_centers
+        centers = {c: p for p, cs in owned.items() for c in cs}
         return Position(self.first_phase, units, centers, {}, homes, self.name)
 
     def position(

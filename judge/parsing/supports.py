@@ -129,7 +129,7 @@ class SupportReading(UnitReading):
         here = board.province_of(location)
         if unit_type is A:
             raise ParseFailure(ParseError.CONVOY_BY_ARMY, province=here)
-        if not board.provinces[here].is_sea:
+        if not board.provinces[here].convoys:  # at sea, or in a port (DPjudge's PORT)
             raise ParseFailure(ParseError.CONVOY_BY_COASTAL_FLEET, province=here)
         if d.other_type is F:
             raise ParseFailure(ParseError.CONVOY_OF_FLEET, province=d.other.province)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.adjustments import BuildRule, RemovalDistance, build_sites
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Build, Disband, Retreat, Unit, UnitType
@@ -81,12 +81,15 @@ def automatic_disbands(
 
 
 def free_home_centers(position: Position, power: str) -> list[str]:
-    """Home centres the power owns and no unit occupies, in canonical code order."""
-    return sorted(
-        c
-        for c in position.homes.get(power, ())
-        if position.centers.get(c) == power and c not in position.units
+    """Centres the power may build in (its home centres, or what its variant's build rule
+    allows: ``adjustments.BuildRule``) that it owns and no unit occupies, in code order."""
+    rule = installed_variant(position.variant).builds
+    sites = (
+        position.homes.get(power, ())
+        if rule is BuildRule.HOME
+        else build_sites(rule, power, position.centers, position.homes)
     )
+    return sorted(c for c in sites if position.centers.get(c) == power and c not in position.units)
 
 
 def automatic_builds(

@@ -381,6 +381,25 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "possedes)"), default="home",
                choices={"home": ("HOME", "ORIGINE", "CASA"),
                         "owned": ("OWNED", "POSSEDUTI", "POSSEDES", "2023")}),
+    # issue 26: where powers build, DPjudge's switches as a house rule on any map (Chaos-style
+    # builds anywhere on the standard board); not stored unless chosen: the variant's rule
+    OptionSpec("builds", _w("BUILDS", "COSTRUZIONI", "CONSTRUCTIONS"), OptionType.CHOICE,
+               _v("home|any|homes|remote (where powers build: own home centres; any owned "
+                  "centre; any owned home centre of any power; any owned centre while owning a "
+                  "home centre; before START)",
+                  "origine|ovunque|origini|remote (dove si costruisce: i propri centri "
+                  "d'origine; ogni centro posseduto; ogni centro d'origine di qualunque potenza "
+                  "posseduto; ogni centro posseduto finché se ne possiede uno d'origine; prima "
+                  "di INIZIA)",
+                  "origine|partout|origines|distance (où l'on construit : ses centres "
+                  "d'origine ; tout centre possédé ; tout centre d'origine d'une puissance "
+                  "possédé ; tout centre possédé tant qu'on possède un centre d'origine ; "
+                  "avant COMMENCER)"),
+               choices={"home": ("HOME", "ORIGINE", "CASA"),
+                        "any": ("ANY", "OVUNQUE", "PARTOUT", "BUILD_ANY"),
+                        "homes": ("HOMES", "ORIGINI", "ORIGINES", "HOME_BUILDS"),
+                        "remote": ("REMOTE", "REMOTE_BUILDS", "DISTANCE")},
+               locked_after_start=True, shown=False),
     # issue 14: a solo game against the computer powers (the power named is the creator's)
     OptionSpec("bots", _w("BOTS", ("AUTOMI", "CONTRO COMPUTER"), ("ROBOTS", "CONTRE ORDINATEUR")),
                OptionType.COMPUTER,

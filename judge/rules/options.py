@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.adjustments import BuildRule, RemovalDistance
 from judge.adjudicator.phase import Phase
 
 
@@ -54,3 +54,5 @@ class GameOptions:
     # civil-disorder and automatic removals: distance to home or owned centres (the game
     # option ``removal_distance``; the adjudicator's Options get the same value)
     removal_distance: RemovalDistance = RemovalDistance.HOME
+    # where powers build (the game option ``builds``); None: the variant's rule
+    builds: BuildRule | None = None

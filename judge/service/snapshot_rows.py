@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.adjustments import BuildRule, RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json
@@ -57,6 +57,7 @@ def game_options(options: dict[str, Any]) -> GameOptions:
         replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
         resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
         removal_distance=RemovalDistance(options.get("removal_distance", "home")),
+        builds=BuildRule(options["builds"]) if options.get("builds") else None,
         end=EndConditions(
             solo_centers=end.get("centres", options.get("victory", 18)),
             end_after=Phase.parse(end_after) if end_after else None,

@@ -312,7 +312,8 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
              decision: Decision) -> TurnReport:
     """The would-be results, rendered for the GM only; nothing is stored or sent."""
     adj = adjudicate(snapshot.position, dict(decision.orders),
-                     Options(snapshot.options.removal_distance, snapshot.joins), snapshot.variant)
+                     Options(snapshot.options.removal_distance, snapshot.joins,
+                             snapshot.options.builds), snapshot.variant)
     record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
     view = results_view(announce.game_info(game, settings), record, preview=True,
                         seats=announce.seat_infos(_seat_rows(session, game), game.options))
@@ -333,8 +334,9 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
     variant = game_variant(game)
+    chosen = game_options(game.options)
     adj = adjudicate(snapshot_position, dict(decision.orders),
-                     Options(game_options(game.options).removal_distance, lot_joins(game)),
+                     Options(chosen.removal_distance, lot_joins(game), chosen.builds),
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)

@@ -296,11 +296,11 @@ def run_variants_import(args: argparse.Namespace) -> int:
     print(f"{target}: {len(map_json['provinces'])} locations, {len(map_json['powers'])} powers")
     if args.drawing:
         try:
-            from judge.maps.ps_drawing import drawing_from_ps  # type: ignore[import-not-found,unused-ignore]
-        except ModuleNotFoundError:
-            return _fail("the drawing converter (judge.maps.ps_drawing) is not installed", 2)
-        codes = [p["code"] for p in map_json["provinces"]]
-        drawing = drawing_from_ps(ps_text, codes)
+            from judge.maps.ps_drawing import drawing_for_map
+        except ModuleNotFoundError:  # Shapely: the maps extra
+            return _fail("the drawing converter needs the maps extra (pip install 'judge[maps]')",
+                         2)
+        drawing = drawing_for_map(ps_text, map_json, name)
         text = json.dumps(drawing, ensure_ascii=False, separators=(",", ":")) + "\n"
         (target / "drawing.json").write_text(text, "utf-8")
     return 0

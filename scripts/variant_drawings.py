@@ -22,28 +22,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.maps.ps_drawing import PsDrawingError, drawing_from_ps, label_points  # noqa: E402
+from judge.maps.ps_drawing import (  # noqa: E402
+    PsDrawingError,
+    drawing_for_map,
+    drawing_from_ps,
+    label_points,
+)
 
 LIBRARY = ROOT.parent / "shared" / "variants" / "dpjudge"
 VARIANTS = ("ancmed", "1900", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
             "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8", "chromatic")
-
-
-def map_of(name: str, ps_text: str) -> tuple[list[str], dict[str, str], list[str], list[str]]:
-    """The province codes, their English names, the impassable ones and the seas: the
-    variant's ``map.json``'s, or (no map.json yet) the drawing's own label points."""
-    board = ROOT / "judge" / "variants" / name / "map.json"
-    if not board.is_file():
-        return sorted(c for c in label_points(ps_text) if "/" not in c), {}, [], []
-    provinces = json.loads(board.read_text("utf-8"))["provinces"]
-    records = [p for p in (provinces.values() if isinstance(provinces, dict) else provinces)
-               if not p.get("parent")]
-    codes = sorted(str(p["code"]).upper() for p in records)
-    names = {str(p["code"]).upper(): str(p.get("names", {}).get("en", {}).get("name", ""))
-             for p in records}
-    shut = [str(p["code"]).upper() for p in records if p.get("type") == "impassable"]
-    seas = [str(p["code"]).upper() for p in records if p.get("type") == "sea"]
-    return codes, names, shut, seas
 
 
 def write(name: str, library: Path) -> str:
@@ -51,9 +39,13 @@ def write(name: str, library: Path) -> str:
     if not ps.is_file():
         return f"{name}: no {ps.name} (drawn on another map's drawing), skipped"
     text = ps.read_text("latin-1")
-    codes, names, shut, seas = map_of(name, text)
-    drawing = drawing_from_ps(text, codes, variant=name, names=names, impassable=shut, seas=seas)
     folder = ROOT / "judge" / "variants" / name
+    board = folder / "map.json"
+    if board.is_file():
+        drawing = drawing_for_map(text, json.loads(board.read_text("utf-8")), name)
+    else:  # no map.json yet: the drawing's own label points
+        drawing = drawing_from_ps(text, sorted(c for c in label_points(text) if "/" not in c),
+                                  variant=name)
     folder.mkdir(exist_ok=True)
     out = json.dumps(drawing, ensure_ascii=False, indent=1) + "\n"
     (folder / "drawing.json").write_text(out, encoding="utf-8")

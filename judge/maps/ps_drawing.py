@@ -292,24 +292,6 @@ def supply_points(ps_text: str) -> dict[str, Point2]:
             for line in _block(ps_text, "VisitSupplies") if (m := _SUPPLY.match(line))}
 
 
-def power_colours(ps_text: str) -> dict[str, str]:
-    """Each power's colour as the drawing paints it (``/VisitPowers`` and ``/VisitColors``)."""
-    named: dict[str, str] = {}
-    for line in _block(ps_text, "VisitColors"):
-        if m := _GREY.match(line):
-            v = round(float(m.group(2)) * 255)
-            named[m.group(1)] = f"#{v:02x}{v:02x}{v:02x}"
-        elif m := _RGB.match(line):
-            r, g, b = (round(float(m.group(i)) * 255) for i in (2, 3, 4))
-            named[m.group(1)] = f"#{r:02x}{g:02x}{b:02x}"
-    out: dict[str, str] = {}
-    for line in _block(ps_text, "VisitPowers"):
-        m = _POWER.match(line)
-        if m and m.group(1).upper() != "UNOWNED" and m.group(3) in named:
-            out[m.group(1).upper()] = named[m.group(3)]
-    return out
-
-
 def credits_of(ps_text: str, trace: Trace) -> list[str]:
     """The drawing's own credits: its title and maker (DSC header) and the text on the map."""
     out: list[str] = []
@@ -676,3 +658,19 @@ def _path(geometry: Any, to_px: Any) -> str:
         if len(pts) >= 3:
             out.append("M" + "L".join(f"{x:g},{y:g}" for x, y in pts) + "Z")
     return "".join(out)
+
+
+def drawing_for_map(ps_text: str, map_json: Mapping[str, Any], variant: str = "",
+                    gs: str = "gs") -> dict[str, Any]:
+    """``drawing_from_ps`` for the provinces of a variant's ``map.json`` (as ``judge variants
+    import --drawing`` and ``scripts/variant_drawings.py`` have it): its codes, their English
+    names, its impassable provinces and its seas."""
+    provinces = map_json["provinces"]
+    records = [p for p in (provinces.values() if isinstance(provinces, dict) else provinces)
+               if not p.get("parent")]
+    codes = sorted(str(p["code"]).upper() for p in records)
+    names = {str(p["code"]).upper(): str(p.get("names", {}).get("en", {}).get("name", ""))
+             for p in records}
+    shut = [str(p["code"]).upper() for p in records if p.get("type") == "impassable"]
+    seas = [str(p["code"]).upper() for p in records if p.get("type") == "sea"]
+    return drawing_from_ps(ps_text, codes, variant, gs, names=names, impassable=shut, seas=seas)

@@ -26,12 +26,9 @@ for _missing in (
     if _missing:  # pragma: no cover - a developer machine without them
         pytest.skip(_missing, allow_module_level=True)
 
+from judge.adjudicator.map_import import power_colours  # noqa: E402
 from judge.maps.layout import layout_from_json  # noqa: E402
-from judge.maps.ps_drawing import (  # noqa: E402
-    PsDrawingError,
-    drawing_from_ps,
-    power_colours,
-)
+from judge.maps.ps_drawing import PsDrawingError, drawing_from_ps  # noqa: E402
 
 PS = """%!PS-Adobe-3.0
 %%Title: Diplomacy Map (Test Land, designed by Someone)
@@ -130,4 +127,5 @@ def test_a_drawing_the_converter_cannot_read_is_refused() -> None:
 
 
 def test_the_powers_colours_come_from_the_drawing() -> None:
+    # the importer reads them (judge.adjudicator.map_import) for map.json's "powers"
     assert power_colours(PS) == {"ALPHANS": "#ff0000"}

@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from judge.maps.style import POWER_COLOURS
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.maps.style import power_colour
 
 WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 14, 30
 
 
-def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> str:
-    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours."""
+def centre_chart(
+    years: Sequence[str], counts: Mapping[str, Sequence[int]], variant: str = "standard"
+) -> str:
+    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the colours of
+    ``variant``'s map."""
     top = max([18, *(max(v) for v in counts.values() if v)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(1, len(years) - 1)
@@ -40,11 +44,11 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> s
         )
     ends: list[tuple[float, str, int]] = []
     for power, values in counts.items():
-        colour = POWER_COLOURS.get(power, "#000")
+        colour = power_colour(variant, power)
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         out.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
-            f'stroke-linejoin="round"><title>{escape(power.title())}</title></polyline>'
+            f'stroke-linejoin="round"><title>{escape(power_name(variant, power))}</title></polyline>'
         )
         for i, v in enumerate(values):
             out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>')
@@ -57,7 +61,12 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]]) -> s
         last = ly
         out.append(
             f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" '
-            f'fill="{POWER_COLOURS.get(power, "#000")}">{escape(power.title())} {v}</text>'
+            f'fill="{power_colour(variant, power)}">{escape(power_name(variant, power))} {v}</text>'
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def power_name(variant: str, power: str) -> str:
+    """The power's English name on ``variant``'s map (the chart's legend)."""
+    return installed_variant(variant).power_name(power, "en")

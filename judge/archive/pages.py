@@ -101,7 +101,7 @@ def outcome_words(result: str, reason: str, refusal: str, lang: str = "en") -> s
 def end_words(ended: Mapping[str, Any], lang: str = "en") -> str:
     """How a finished game ended, as its archive page says it."""
     reason = str(ended.get("reason", ""))
-    winners = ", ".join(power_name(p, lang) for p in ended.get("winners") or [])
+    winners = ", ".join(power_name(p, lang, ended.get("variant")) for p in ended.get("winners") or [])
     if reason == "gm":
         how = tr(lang, "the GM ended it")
     elif reason == "solo":
@@ -262,4 +262,5 @@ def phase_map(data: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def game_chart(page: Mapping[str, Any]) -> str:
-    return centre_chart(page["centres"]["years"], page["centres"]["counts"])
+    variant = str(page["game"].get("variant") or DEFAULT_VARIANT)
+    return centre_chart(page["centres"]["years"], page["centres"]["counts"], variant)

@@ -58,9 +58,7 @@ LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
 
 
 def _power_word(power: str, lang: str) -> str:
-    # a name the word tables know (any variant's powers are there), else the code in title case
-    name = power_name(power, lang)
-    return name if name != power else power.title()
+    return power_name(power, lang)
 
 
 def _variant(ctx: Context) -> str:

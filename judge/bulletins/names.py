@@ -1,5 +1,6 @@
 """Words a bulletin shows, per language: powers, units, places, phases, dates.
 
+Power names come from the game's variant (its map's ``"powers"``, ``catalog.py``).
 Province names and abbreviations come from the map data file (the same table the parsers
 read), so a French bulletin writes ``NRD`` for the North Sea exactly as seed 000 does.
 Dates are formatted with Babel (``babel.dates``, CLDR data) rather than with ``locale``: the
@@ -20,15 +21,6 @@ from judge.i18n import N_, tr
 
 LANGUAGES = ("en", "fr", "it")
 
-POWER_NAMES: dict[str, dict[str, str]] = {
-    "en": {"AUSTRIA": "Austria", "ENGLAND": "England", "FRANCE": "France",
-           "GERMANY": "Germany", "ITALY": "Italy", "RUSSIA": "Russia", "TURKEY": "Turkey"},
-    "fr": {"AUSTRIA": "Autriche", "ENGLAND": "Angleterre", "FRANCE": "France",
-           "GERMANY": "Allemagne", "ITALY": "Italie", "RUSSIA": "Russie", "TURKEY": "Turquie"},
-    "it": {"AUSTRIA": "Austria", "ENGLAND": "Inghilterra", "FRANCE": "Francia",
-           "GERMANY": "Germania", "ITALY": "Italia", "RUSSIA": "Russia", "TURKEY": "Turchia"},
-}
-
 UNIT_NAMES: dict[str, dict[str, str]] = {
     "en": {"A": "Army", "F": "Fleet"},
     "fr": {"A": "Armée", "F": "Flotte"},
@@ -44,8 +36,9 @@ PHASE_KINDS = {"M": N_("Movement"), "R": N_("Retreats"), "A": N_("Adjustments")}
 DEADLINE_PATTERN = "EEE MMM dd yyyy HH:mm:ss"
 
 
-def power_name(power: str, lang: str) -> str:
-    return POWER_NAMES[lang].get(power, power.title())
+def power_name(power: str, lang: str, variant: str) -> str:
+    """The power's name in ``lang`` on the map of ``variant`` (a game or position names it)."""
+    return installed_variant(variant).power_name(power, lang)
 
 
 def phase_title(phase: str, lang: str) -> str:

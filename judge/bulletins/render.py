@@ -31,7 +31,9 @@ def render(event: str, lang: str, view: dict[str, Any]) -> tuple[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"no bulletins in language {lang!r}; expected one of {LANGUAGES}")
     template = text_environment(lang).get_template(f"bulletins/{event}.txt.j2")
-    text = template.render(**view, layout=LAYOUTS[lang])
+    # the power filters name the powers of the game's variant (judge.templating)
+    game_variant = (view.get("header") or {}).get("variant_name")
+    text = template.render(**view, layout=LAYOUTS[lang], game_variant=game_variant)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject: "):
         raise ValueError(f"template bulletins/{event}.txt.j2 must start with 'Subject: '")

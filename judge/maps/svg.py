@@ -49,7 +49,7 @@ def render_svg(snapshot: MapSnapshot | Mapping[str, Any]) -> str:
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
         f'aria-label={quoteattr(_title(snap))}>',
         f"<title>{escape(_title(snap))}</title>",
-        _defs(),
+        _defs(snap.variant),
         f'<rect width="{layout.width}" height="{layout.height}" fill="{style.SEA}"/>',
     ]
     parts.append(_provinces(layout, snap, board))
@@ -72,9 +72,8 @@ def _title(snap: MapSnapshot) -> str:
 
 
 def _power(power: str, lang: str) -> str:
-    # a name the word tables know (any variant's powers are there), else the code in title case
-    name = str(lexicon().power_name(power, lang))
-    return name if name != power else power.title()
+    # the name of the first installed variant's power of that code (its map's "powers")
+    return str(lexicon().power_name(power, lang))
 
 
 def _label(code: str, board: Board, lang: str) -> str:
@@ -94,8 +93,8 @@ def _label(code: str, board: Board, lang: str) -> str:
     return str(abbrs[0]).upper() if abbrs else code
 
 
-def _defs() -> str:
-    colours = {**style.POWER_COLOURS, "RETREAT": style.RETREAT}
+def _defs(variant: str) -> str:
+    colours = {**style.power_colours(variant), "RETREAT": style.RETREAT}
     out = ["<defs>"]
     for name, colour in colours.items():
         out.append(
@@ -131,7 +130,7 @@ def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         elif kind == "impassable":
             fill = style.IMPASSABLE
         elif board.provinces[code].supply_center and code in snap.centers:
-            fill = style.POWER_TINTS.get(snap.centers[code], style.LAND)
+            fill = style.power_tint(snap.variant, snap.centers[code])
         else:
             fill = style.LAND
         x, y = layout.anchor(code)
@@ -221,7 +220,7 @@ def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     for centre in sorted(board.supply_centers):
         x, y = centre_point(layout, centre)
         owner = snap.centers.get(centre)
-        fill = style.POWER_COLOURS.get(owner or "", "#ffffff")
+        fill = style.power_colour(snap.variant, owner, "#ffffff")
         held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
         title = f"{_label(centre, board, snap.language)}: {held_by}"
         out.append(_centre_svg((x, y), fill, title))
@@ -255,15 +254,15 @@ def _toward(p: Point, q: Point, gap: float) -> Point:
     return (q[0] - dx / length * gap, q[1] - dy / length * gap)
 
 
-def _stroke(power: str, succeeded: bool | None) -> tuple[str, str]:
-    colour = style.POWER_COLOURS.get(power, "#000")
+def _stroke(power: str, succeeded: bool | None, variant: str) -> tuple[str, str]:
+    colour = style.power_colour(variant, power, "#000")
     dash = ' stroke-dasharray="7 5"' if succeeded is False else ""
     return colour, dash
 
 
 def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str]) -> str:
     order, power = drawn.order, drawn.power
-    colour, dash = _stroke(power, drawn.succeeded)
+    colour, dash = _stroke(power, drawn.succeeded, snap.variant)
     css = "failed" if drawn.succeeded is False else "order"
     title = f"<title>{escape(_power(power, snap.language))}: {escape(drawn.text)}</title>"
     if isinstance(order, Move):
@@ -331,7 +330,7 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
     if isinstance(order, Build):
         x, y = layout.anchor(order.location)
         ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"',
-                          lang=snap.language)
+                          lang=snap.language, variant=snap.variant)
         return (
             f'<g class="{css} build">{title}<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>{ghost}</g>'
@@ -358,10 +357,12 @@ def _orders(layout: Layout, snap: MapSnapshot) -> str:
     return f'<g class="orders" stroke-linecap="round">{body}</g>'
 
 
-def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en") -> str:
+def _unit_svg(
+    unit: Unit, at: Point, extra: str = "", lang: str = "en", variant: str = "standard"
+) -> str:
     x, y = at
-    colour = style.POWER_COLOURS.get(unit.power, "#000")
-    ink = "#222" if unit.power in ("TURKEY", "FRANCE") else "#fff"
+    colour = style.power_colour(variant, unit.power, "#000")
+    ink = style.ink_on(colour) if len(colour) == 7 else "#fff"
     r = style.UNIT_RADIUS
     if unit.type is UnitType.ARMY:
         shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}" stroke="#fff" stroke-width="1.6"/>'
@@ -385,13 +386,15 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
     rank = {p: i for i, p in enumerate(powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language))
+        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language,
+                             variant=snap.variant))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
             # the unit waiting to retreat, told apart from the one now in its province
-            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language))
+            out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language,
+                                 variant=snap.variant))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))

@@ -1,5 +1,6 @@
 """One lexicon per language: the words for orders, units, coasts, powers and provinces.
 
+The powers' names come from the variant (its map's ``"powers"``).
 The province names and codes come from the map data (``judge/variants/standard/map.json``,
 names per language); the order words, extra spellings and per-language choices come from
 ``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
@@ -246,9 +247,11 @@ def lexicon(lang: str, variant: str) -> Lexicon:
         for tokens, category, value in _words(specs[source]):
             if source == lang or tokens not in meanings:
                 lex.add(tokens, category, value)
+    # the powers' words are the variant's (its map's "powers": names, adjectives, spellings)
+    the_variant = installed_variant(variant)
     for source in order:
-        for power, words in specs[source]["powers"].items():
-            for word in words:
+        for power in the_variant.powers:
+            for word in the_variant.power(power).words(source):
                 lex.add(phrase_tokens(word), POWER, power)
     canonical = {code.lower(): code for code in board.provinces}
     for source in order:

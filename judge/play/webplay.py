@@ -157,8 +157,7 @@ def _templates(lang: str) -> Environment:
 
 
 def _power_word(power: str, lang: str) -> str:
-    name = power_name(power, lang)
-    return name if name != power else power.title()
+    return power_name(power, lang)
 
 
 @cache

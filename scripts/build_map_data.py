@@ -64,7 +64,16 @@ def main(csv_path: str) -> None:
                     "abbr_differences": row["abbr_differences"],
                 }
             )
-    data = {"variant": "standard", "provinces": provinces, "starting_units": STARTING_UNITS}
+    # the powers' facts (names, colours, territory) and the languages are kept as the file
+    # has them: the reference table holds provinces only
+    kept = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+    data = {
+        "variant": "standard",
+        "languages": kept.get("languages", ["en", "fr", "it"]),
+        "powers": kept.get("powers", {}),
+        "provinces": provinces,
+        "starting_units": STARTING_UNITS,
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(provinces)} rows)")

@@ -41,6 +41,7 @@ from urllib.parse import parse_qs, quote
 from jinja2 import Environment, pass_context
 
 from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.position import Position
 from judge.archive import pages
 from judge.archive.webapp import LANGUAGE_NAMES, page_language
 from judge.i18n import LANGUAGES, N_, tr
@@ -160,6 +161,33 @@ def _power_word(power: str, lang: str) -> str:
     return power_name(power, lang)
 
 
+def _proposal_example(position: Position, power: str, others: list[str], lang: str) -> str:
+    """What the proposal form's details field shows as an example, on the game's own map: a
+    move of one of the player's units, a share of two centres, a power, a province."""
+    v = installed_variant(position.variant)
+    board = v.board
+
+    def name(p: str) -> str:
+        return power_name(p, lang, v.name).upper()
+    other = others[0] if others else power
+    parts = []
+    units = position.units_of(power)
+    if units:
+        unit = units[0]
+        targets = (board.army_adjacency.get(unit.location) if unit.type.value == "A"
+                   else board.fleet_adjacency.get(unit.location)) or ()
+        if targets:
+            parts.append(f"{unit.type.value} {unit.location} - {sorted(targets)[0]}")
+    free = sorted(c for c in board.supply_centers if c not in position.centers) or sorted(
+        board.supply_centers)
+    if len(free) >= 2:
+        parts.append(f"{free[0]} {name(power)} {free[1]} {name(other)}")
+    parts.append(name(other))
+    if free:
+        parts.append(free[0])
+    return " / ".join(parts)
+
+
 @cache
 def static_file(name: str) -> bytes:
     return resources.files("judge.play").joinpath("static", name).read_bytes()
@@ -267,7 +295,9 @@ class PlayApp:
             return {
                 "name": game.name, "language": game.language, "game_status": game.status,
                 "variant": position.variant,  # the map the notation filter names places on
+                "game_variant": position.variant,  # the power filters' names (templating)
                 "power": power, "phase": game.phase, "others": others,
+                "proposal_example": _proposal_example(position, power, others, game.language),
                 "orders": orders,
                 "order_lines": [websolo.readable(o, game.language, variant=position.variant)
                                 for o in orders],

@@ -55,13 +55,19 @@ def add_variant_folder(folder: Traversable) -> str:
     map) beside the installed ones, under its ``variant.json`` name; returns that name. A club's
     own map before it is installed, or a test's map; an installed name cannot be replaced."""
     name = str(json.loads(folder.joinpath("variant.json").read_text("utf-8"))["name"])
-    if EXTRA_FOLDERS.get(name) is folder:
+    if EXTRA_FOLDERS.get(name) == folder:
         return name
     if name in variant_names():
         raise VariantError(f"variant {name!r} is already installed")
     EXTRA_FOLDERS[name] = folder
     variant_names.cache_clear()
     return name
+
+
+def remove_variant_folder(name: str) -> None:
+    """Stop playing the variant ``add_variant_folder`` added under ``name``."""
+    if EXTRA_FOLDERS.pop(name, None) is not None:
+        variant_names.cache_clear()
 
 
 @cache

@@ -10,8 +10,9 @@ with the article a French sentence puts before it (``la France``, ``l'Allemagne`
 English says ``France``; in Italian and English ``power_art`` is the bare name.
 
 A power's name is its variant's (``map.json``'s ``"powers"``): a template rendered with
-``game_variant`` in its context names the powers of that variant; one without (a reply macro)
-takes the name from the first installed variant that has the power, the standard one first.
+``game_variant`` in its context (or ``power(variant)``) names the powers of that variant; one
+without (a reply macro) takes the name from the first installed variant that has the power, the
+standard one first.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _install(env: Environment, lang: str) -> Environment:
     env.globals["lang"] = lang
     env.globals["power_width"] = POWER_WIDTH[lang]
     env.filters["power"] = pass_context(
-        lambda ctx, p: power_name(p, lang, _context_variant(ctx)))
+        lambda ctx, p, variant=None: power_name(p, lang, variant or _context_variant(ctx)))
     env.filters["powers"] = pass_context(lambda ctx, ps: ", ".join(
         power_name(p, lang, _context_variant(ctx)) for p in _seq(ps)))
     env.filters["power_art"] = pass_context(

@@ -144,7 +144,6 @@ SCRIPT_WORDS = {
 @cache
 def _templates(lang: str) -> Environment:
     env = new_html_environment(lang)  # its filters are its own (the archive has its env)
-    env.filters["power"] = lambda p: _power_word(str(p), lang)
     env.filters["notation"] = pass_context(
         lambda ctx, order: in_notation([str(order)], lang, variant=ctx["variant"])[0])
     env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)
@@ -155,10 +154,6 @@ def _templates(lang: str) -> Environment:
         code, N_("The proposal could not be read.")))
     env.globals["words"] = {k: tr(lang, v) for k, v in SCRIPT_WORDS.items()}
     return env
-
-
-def _power_word(power: str, lang: str) -> str:
-    return power_name(power, lang)
 
 
 def _proposal_example(position: Position, power: str, others: list[str], lang: str) -> str:
@@ -252,8 +247,12 @@ class PlayApp:
     def start_page(self, lang: str, problem: str | None = None, status: int = 200) -> Reply:
         stamp = str(int(time.time()))
         token = f"{stamp}.{self._sign(stamp)}"
-        powers = list(installed_variant("standard").powers)
-        return self._html("start.html.j2", lang, status, powers=powers, token=token,
+        # the maps a solo game is played on, each with its title and its powers (the first
+        # one, the standard map, is chosen unless the player picks another)
+        variants = [{"name": v.name, "title": v.title(lang), "players": v.players,
+                     "powers": [p for seat in v.seats for p in seat]}
+                    for v in websolo.solo_variants()]
+        return self._html("start.html.j2", lang, status, variants=variants, token=token,
                           problem=problem)
 
     async def game_page(self, name: str, key: str, query: str, scope: Scope,
@@ -376,15 +375,18 @@ class PlayApp:
         client = str((scope.get("client") or ("?", 0))[0])
         if not self.limit.allow(client, time.monotonic()):
             return self.start_page(lang, "busy", 429)
+        playable = {v.name: v for v in websolo.solo_variants()}
+        chosen = playable.get(form.get("variant", "")) or next(iter(playable.values()))
         power = form.get("power", "")
-        choice = power if power in installed_variant("standard").powers else None
-        name, key = await asyncio.to_thread(self._create, choice, lang)
+        # a power of another map (the form lists every map's) is left to the lot
+        choice = power if any(power in seat for seat in chosen.seats) else None
+        name, key = await asyncio.to_thread(self._create, choice, lang, chosen.name)
         return Reply(303, location=f"/play/{quote(name)}/{quote(key)}")
 
-    def _create(self, power: str | None, lang: str) -> tuple[str, str]:
+    def _create(self, power: str | None, lang: str, variant: str) -> tuple[str, str]:
         with self.db.session() as session:
             game, key = websolo.create_solo(session, datetime.now(UTC), self.settings, power,
-                                            lang, self.seed)
+                                            lang, self.seed, variant)
             return game.name, key
 
     def _orders(self, name: str, key: str, lines: list[str], lang: str,

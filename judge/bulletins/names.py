@@ -10,7 +10,9 @@ Season and phase names are prose, in the catalogs (judge.i18n).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -53,9 +55,16 @@ def place_name(location: str, lang: str, variant: str) -> str:
     ``variant`` (a position's JSON names it)."""
     board = installed_variant(variant).board
     if location in board.coast_names:
-        return str(board.coast_names[location][lang]["name"])
+        return str(_in(board.coast_names[location], lang).get("name") or location)
     province = board.provinces.get(location)
-    return str(province.names[lang]["name"]) if province else location
+    return str(_in(province.names, lang).get("name") or location) if province else location
+
+
+def _in(names: Mapping[str, Any], lang: str) -> Mapping[str, Any]:
+    """A place's names in ``lang``, else in English: a map has the languages it has (its
+    ``map.json``'s ``"languages"``), English always."""
+    found = names.get(lang) or names.get("en") or {}
+    return found if isinstance(found, Mapping) else {}
 
 
 def place_abbr(location: str, lang: str, variant: str) -> str:
@@ -66,7 +75,7 @@ def place_abbr(location: str, lang: str, variant: str) -> str:
     )
     if names is None:
         return location
-    abbrs = names[lang].get("abbr") or []
+    abbrs = _in(names, lang).get("abbr") or []
     # English coasts carry no abbreviation: the canonical ``STP/SC`` is what players write
     return str(abbrs[0]).upper() if abbrs else location
 

@@ -64,13 +64,15 @@ def main(csv_path: str) -> None:
                     "abbr_differences": row["abbr_differences"],
                 }
             )
-    # the powers' facts (names, colours, territory) and the languages are kept as the file
-    # has them: the reference table holds provinces only
+    # the powers' facts (names, colours, territory), the languages and the parser's extra
+    # words are kept as the file has them: the reference table holds provinces only
     kept = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
     data = {
         "variant": "standard",
         "languages": kept.get("languages", ["en", "fr", "it"]),
         "powers": kept.get("powers", {}),
+        "words": kept.get("words", {}),
+        "coast_aliases": kept.get("coast_aliases", {}),
         "provinces": provinces,
         "starting_units": STARTING_UNITS,
     }

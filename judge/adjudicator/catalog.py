@@ -8,7 +8,12 @@ power's facts live: its ``"powers"`` object gives per power code ``names`` and `
 (language -> word, ``en`` always), ``other_names`` (language -> more spellings the parsers read),
 ``abbreviations`` (what commands accept: ``AUS``, ``A``), ``colour`` and ``tint`` (hex) and
 ``territory`` (the provinces coloured as its home land); ``"languages"`` lists the languages its
-province names exist in. They reach every caller as the Variant's ``PowerInfo`` values
+province names exist in; ``"words"`` (optional) gives per language what the order parser reads
+beyond the province records: ``aliases`` (code -> more spellings: ``Gulf of Lyons``), ``drop``
+(code -> abbreviations not read in that language) and ``display`` (code -> the name a reply
+shows); ``"coast_aliases"`` (optional) the coast a direction word names where the coast's own
+name does not say it (the standard map's Bulgarian east coast is also "north", as seed 000 and
+webDiplomacy's English call it). They reach every caller as the Variant's ``PowerInfo`` values
 (``variant(name).power(code)``) or, from a board, through ``map_powers(board.name)``. Seed 001's fewer-player games
 (``standard-6`` ... ``standard-2``) are folders with only ``variant.json`` over the standard map.
 Reading package data is no I/O in the layering's sense: it is part of the installed code.
@@ -77,6 +82,14 @@ def map_powers(map_name: str) -> Mapping[str, PowerInfo]:
     return power_info_from_json(
         map_json(map_name).get("powers", {}), board.powers, board.all_home_centers
     )
+
+
+@cache
+def map_words(map_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The parser's words of map folder ``map_name`` beyond its province records: per language
+    ``aliases``/``drop``/``display``, and the coast aliases (see the module docstring)."""
+    raw = map_json(map_name)
+    return dict(raw.get("words", {})), dict(raw.get("coast_aliases", {}))
 
 
 @cache

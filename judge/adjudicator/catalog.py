@@ -14,8 +14,9 @@ beyond the province records: ``aliases`` (code -> more spellings: ``Gulf of Lyon
 shows); ``"coast_aliases"`` (optional) the coast a direction word names where the coast's own
 name does not say it (the standard map's Bulgarian east coast is also "north", as seed 000 and
 webDiplomacy's English call it). They reach every caller as the Variant's ``PowerInfo`` values
-(``variant(name).power(code)``) or, from a board, through ``map_powers(board.name)``. Seed 001's fewer-player games
-(``standard-6`` ... ``standard-2``) are folders with only ``variant.json`` over the standard map.
+(``variant(name).power(code)``) or, from a board, through ``map_powers(board.name)``. Seed
+001's fewer-player games (``standard-6`` ... ``standard-2``) are folders with only
+``variant.json`` over the standard map.
 Reading package data is no I/O in the layering's sense: it is part of the installed code.
 """
 
@@ -70,9 +71,12 @@ def add_variant_folder(folder: Traversable) -> str:
 
 
 def remove_variant_folder(name: str) -> None:
-    """Stop playing the variant ``add_variant_folder`` added under ``name``."""
+    """Stop playing the variant ``add_variant_folder`` added under ``name`` (what was read from
+    it is forgotten: the same name may later come from another folder)."""
     if EXTRA_FOLDERS.pop(name, None) is not None:
-        variant_names.cache_clear()
+        for cached in (variant_names, variant, map_powers, map_words, map_languages, load_board,
+                       map_json):
+            cached.cache_clear()
 
 
 @cache

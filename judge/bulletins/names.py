@@ -21,8 +21,6 @@ from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
 
-LANGUAGES = ("en", "fr", "it")
-
 UNIT_NAMES: dict[str, dict[str, str]] = {
     "en": {"A": "Army", "F": "Fleet"},
     "fr": {"A": "Armée", "F": "Flotte"},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.bulletins.names import LANGUAGES
+from judge.i18n import LANGUAGES  # the judge's languages (a map's own: its map.json)
 from judge.templating import text_environment
 
 # How each language lays a bulletin out (data, not prose): the width of the power column,

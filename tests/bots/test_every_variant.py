@@ -48,7 +48,7 @@ YEARS = 3  # years played on an installed map (the test map is played to its end
 TEST_MAP_YEARS = 30
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")
 def triskel() -> Iterator[Variant]:
     name = add_variant_folder(TRISKEL)
     try:

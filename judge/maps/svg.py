@@ -71,9 +71,9 @@ def _title(snap: MapSnapshot) -> str:
     return tr(lang, "%(game)s: %(phase)s", game=snap.title, phase=text) if snap.title else text
 
 
-def _power(power: str, lang: str) -> str:
-    # the name of the first installed variant's power of that code (its map's "powers")
-    return str(lexicon().power_name(power, lang))
+def _power(power: str, lang: str, variant: str) -> str:
+    # the power's name on the variant's map (its map.json's "powers")
+    return str(lexicon().power_name(power, lang, variant))
 
 
 def _label(code: str, board: Board, lang: str) -> str:
@@ -221,7 +221,7 @@ def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         x, y = centre_point(layout, centre)
         owner = snap.centers.get(centre)
         fill = style.power_colour(snap.variant, owner, "#ffffff")
-        held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
+        held_by = _power(owner, snap.language, snap.variant) if owner else tr(snap.language, "neutral")
         title = f"{_label(centre, board, snap.language)}: {held_by}"
         out.append(_centre_svg((x, y), fill, title))
     out.append("</g>")
@@ -264,7 +264,7 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
     order, power = drawn.order, drawn.power
     colour, dash = _stroke(power, drawn.succeeded, snap.variant)
     css = "failed" if drawn.succeeded is False else "order"
-    title = f"<title>{escape(_power(power, snap.language))}: {escape(drawn.text)}</title>"
+    title = f"<title>{escape(_power(power, snap.language, snap.variant))}: {escape(drawn.text)}</title>"
     if isinstance(order, Move):
         a, b = layout.anchor(order.location), layout.anchor(order.target)
         end = _toward(a, b, 13)
@@ -375,7 +375,7 @@ def _unit_svg(
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" fill="{ink}" '
         f'text-anchor="middle">{unit.type.value}</text>'
     )
-    title = f"<title>{escape(_power(unit.power, lang))}: {escape(str(unit))}</title>"
+    title = f"<title>{escape(_power(unit.power, lang, variant))}: {escape(str(unit))}</title>"
     return (
         f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}{extra}>'
         f"{title}{shape}{label}</g>"

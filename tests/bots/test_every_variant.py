@@ -36,6 +36,7 @@ from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bots.council import Council
+from judge.bots.diplomat import leader
 from judge.bots.engine import bot_orders, phase_rules
 from judge.bots.personality import assign
 from judge.bulletins.render import render
@@ -43,6 +44,7 @@ from judge.bulletins.views import GameInfo, TurnRecord, results_view
 from judge.parsing import parse_orders
 from judge.rules.game_end import seat_victory
 
+STANDARD = variant("standard")
 TRISKEL = Path(__file__).resolve().parents[1] / "data" / "variants" / "triskel"
 YEARS = 3  # years played on an installed map (the test map is played to its end)
 TEST_MAP_YEARS = 30
@@ -148,3 +150,17 @@ def test_a_bulletin_of_the_test_map_names_its_powers_and_places(triskel: Variant
     _, body = render("results", "it", results_view(game, record))
     # the powers' Italian names; the places' English ones (the map has no Italian names)
     assert "Corvia" in body and "Branzia" in body and "Cobbleton" in body
+
+
+def test_the_feared_leader_is_measured_on_the_map_s_own_size(triskel: Variant) -> None:
+    # four centres against one: a clear lead on a map of nine centres, not on one of 34
+    small = triskel.position("F1902M", {"ARDEN": ["A ARB"], "BRANT": ["A BRB"]},
+                             {"ARDEN": ["ARA", "ARB", "MDL", "ISL"], "BRANT": ["BRB"]})
+    assert leader(small) == "ARDEN"
+    big = STANDARD.position("F1902M", {"FRANCE": ["A PAR"], "ITALY": ["A ROM"]},
+                            {"FRANCE": ["PAR", "BRE", "MAR", "SPA"], "ITALY": ["ROM"]})
+    assert leader(big) is None
+    big = STANDARD.position("F1904M", {"FRANCE": ["A PAR"], "ITALY": ["A ROM"]},
+                            {"FRANCE": ["PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN",
+                                        "KIE"], "ITALY": ["ROM"]})
+    assert leader(big) == "FRANCE"

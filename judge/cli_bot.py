@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
         description="Reads a position (the judge adjudicate input form) on stdin and prints "
         "POWER's orders, one canonical order per line.",
     )
-    p.add_argument("power", help="the power to play, e.g. FRANCE")
+    p.add_argument("power", help="the power to play: its code on the variant's map (upper case)")
     p.add_argument(
         "--personality", default="loyal", choices=sorted(PERSONALITIES), help="the bot's character"
     )

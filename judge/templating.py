@@ -8,6 +8,11 @@ Newstyle gettext: ``_("Game %(game)s is over.", game=game)`` fills its placehold
 The filters every kind of text shares are here: a power's name in the language, and the same
 with the article a French sentence puts before it (``la France``, ``l'Allemagne``) where the
 English says ``France``; in Italian and English ``power_art`` is the bare name.
+
+A power's name is its variant's (``map.json``'s ``"powers"``): a template rendered with
+``game_variant`` in its context (or ``power(variant)``) names the powers of that variant; one
+without (a reply macro) takes the name from the first installed variant that has the power, the
+standard one first.
 """
 
 from __future__ import annotations
@@ -46,18 +51,25 @@ def weekday_name(day: str, lang: str) -> str:
     return str(get_day_names("abbreviated", locale=lang)[WEEKDAYS.index(day)]).rstrip(".")
 
 
-def power_name(power: str, lang: str) -> str:
-    return str(lexicon().power_name(str(power), lang))
+def power_name(power: str, lang: str, variant: str | None = None) -> str:
+    """The name in ``lang`` of ``power`` (or the GM) on ``variant``'s map; without a variant,
+    on the first installed variant's map that has the power."""
+    return str(lexicon().power_name(str(power), lang, variant))
 
 
 def with_article_fr(name: str) -> str:
-    """The seven powers' French names are all feminine: "la France", "l'Allemagne"."""
+    """The standard powers' French names are all feminine: "la France", "l'Allemagne"."""
     return f"l'{name}" if name[:1].lower() in "aeiouyéèêh" else f"la {name}"
 
 
-def power_with_article(power: str, lang: str) -> str:
-    name = power_name(power, lang)
+def power_with_article(power: str, lang: str, variant: str | None = None) -> str:
+    name = power_name(power, lang, variant)
     return with_article_fr(name) if lang == "fr" else name
+
+
+def _context_variant(ctx: Context) -> str | None:
+    found = ctx.get("game_variant")
+    return str(found) if found else None
 
 
 def _loader() -> BaseLoader:
@@ -109,12 +121,15 @@ def _install(env: Environment, lang: str) -> Environment:
         newstyle=False, **_gettext_callables(lang))
     env.globals["lang"] = lang
     env.globals["power_width"] = POWER_WIDTH[lang]
-    env.filters["power"] = lambda p: power_name(p, lang)
+    env.filters["power"] = pass_context(
+        lambda ctx, p, variant=None: power_name(p, lang, variant or _context_variant(ctx)))
+    env.filters["powers"] = pass_context(lambda ctx, ps: ", ".join(
+        power_name(p, lang, _context_variant(ctx)) for p in _seq(ps)))
+    env.filters["power_art"] = pass_context(
+        lambda ctx, p: power_with_article(p, lang, _context_variant(ctx)))
+    env.filters["powers_art"] = pass_context(lambda ctx, ps: ", ".join(
+        power_with_article(p, lang, _context_variant(ctx)) for p in _seq(ps)))
     env.filters["weekday"] = lambda day: weekday_name(day, lang)
-    env.filters["powers"] = lambda ps: ", ".join(power_name(p, lang) for p in _seq(ps))
-    env.filters["power_art"] = lambda p: power_with_article(p, lang)
-    env.filters["powers_art"] = lambda ps: ", ".join(
-        power_with_article(p, lang) for p in _seq(ps))
     env.filters["join_or"] = lambda items, empty="-": ", ".join(items) if items else empty
     return env
 

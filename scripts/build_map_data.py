@@ -64,12 +64,18 @@ def main(csv_path: str) -> None:
                     "abbr_differences": row["abbr_differences"],
                 }
             )
-    data = {"variant": "standard", "languages": ["en", "fr", "it"], "provinces": provinces,
-            "starting_units": STARTING_UNITS}
-    # the powers (names, adjectives, colours, territory: issue 26's one place for power facts)
-    # are not in the reference table: the file's own are kept
-    if OUT.is_file():
-        data["powers"] = json.loads(OUT.read_text("utf-8"))["powers"]
+    # the powers' facts (names, colours, territory), the languages and the parser's extra
+    # words are kept as the file has them: the reference table holds provinces only
+    kept = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+    data = {
+        "variant": "standard",
+        "languages": kept.get("languages", ["en", "fr", "it"]),
+        "powers": kept.get("powers", {}),
+        "words": kept.get("words", {}),
+        "coast_aliases": kept.get("coast_aliases", {}),
+        "provinces": provinces,
+        "starting_units": STARTING_UNITS,
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(provinces)} rows)")

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 
@@ -243,10 +244,23 @@ def closed_board(board: Board, closed: frozenset[str]) -> Board:
     )
 
 
+# variant folders added beside the installed ones (catalog.add_variant_folder), by name
+EXTRA_FOLDERS: dict[str, Traversable] = {}
+
+
+def variant_folder(name: str) -> Traversable:
+    """The folder of variant ``name``: an added one, else the installed package data's."""
+    return EXTRA_FOLDERS.get(name) or resources.files("judge.variants").joinpath(name)
+
+
+@cache
+def map_json(name: str) -> dict[str, Any]:
+    """Variant folder ``name``'s ``map.json``, parsed once (callers must not change it)."""
+    parsed: dict[str, Any] = json.loads(variant_folder(name).joinpath("map.json").read_text("utf-8"))
+    return parsed
+
+
 @cache
 def load_board(name: str) -> Board:
     """The map of variant folder ``name`` (loaded once: boards are immutable)."""
-    raw = json.loads(
-        resources.files("judge.variants").joinpath(name, "map.json").read_text("utf-8")
-    )
-    return board_from_json(raw)
+    return board_from_json(map_json(name))

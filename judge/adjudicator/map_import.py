@@ -27,10 +27,13 @@ DUMMY_RULES = ("CD_DUMMIES", "IMMOBILE_DUMMIES", "CD_BUILDS")
 # switches about how a game is run, not about the board: kept in variant.json for the service
 GAME_RULES = ("NO_DRAW",)
 
-# fixed palette for powers the drawing gives no colour (deterministic: by the power's rank)
+# the colours for powers the drawing gives none, or one another power already has (Chaos's
+# drawing paints Berlin and Norway alike): Kelly's colours of maximum contrast (white and black
+# left out) first, so that up to twenty powers tell apart at a glance; deterministic by rank
 PALETTE = (
-    "#c0392b", "#2e86c1", "#27ae60", "#f1c40f", "#8e44ad", "#e67e22", "#16a085", "#7f8c8d",
-    "#d35400", "#2c3e50", "#e84393", "#6ab04c", "#0097e6", "#b33939", "#fbc531", "#40739e",
+    "#be0032", "#0067a5", "#f3c300", "#008856", "#875692", "#f38400", "#848482", "#a1caf1",
+    "#882d17", "#8db600", "#e68fac", "#604e97", "#c2b280", "#e25822", "#2b3d26", "#f6a600",
+    "#b3446c", "#dcd300", "#654522", "#f99379",
 )
 
 # DPjudge's map library licence: travels with every folder made from its files
@@ -230,8 +233,13 @@ def convert(
             raise MapError(f"{name}: units for {power}, which is no power")
     colours = colours or {}
     powers: dict[str, Any] = {}
+    used: set[str] = set()
     for rank, (code, decl) in enumerate(sorted(m.powers.items())):
-        colour = colours.get(code.replace("_", "")) or PALETTE[rank % len(PALETTE)]
+        colour = colours.get(code.replace("_", ""), "")
+        if not colour or colour in used:
+            free = [c for c in PALETTE if c not in used]
+            colour = free[0] if free else PALETTE[rank % len(PALETTE)]
+        used.add(colour)
         powers[code] = {
             "names": {"en": decl.name.title()},
             "adjectives": {"en": decl.adjective.title()},

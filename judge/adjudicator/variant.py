@@ -7,6 +7,10 @@ seed 001's four, three and two player games give one person several powers). Eve
 judge that needs the map or the power list gets it from the game's variant, passed explicitly;
 ``catalog.py`` reads variants from their folders in ``judge/variants/``.
 
+The facts about each power (its names and adjectives per language, colour and tint on the map,
+the home territory coloured as its land) are ``PowerInfo`` values read from the map folder's
+``map.json`` (``"powers"``): no other module writes a power's name or colour.
+
 Rule differences are named policies here rather than code in each variant folder, the way
 TedDriggs's ``rulebook.rs`` names them: ``neutral`` (those powers' units only hold, are
 disbanded when dislodged and make no adjustments), ``closed`` (provinces nobody may enter while
@@ -42,6 +46,88 @@ class Lot:
         return (Lot, (self.power, self.drawn_before))
 
 
+# Colours for a power whose map gives none (deterministic: by the power's place in the map's list)
+FALLBACK_COLOURS = (
+    ("#b03a2e", "#e6b8b3"), ("#1f618d", "#b4cde0"), ("#1e8449", "#b3dcc2"),
+    ("#7d3c98", "#d7c2e0"), ("#b9770e", "#ecd3a8"), ("#566573", "#c8ced4"),
+    ("#a04000", "#e3c0a6"), ("#117a65", "#aedbd1"), ("#c0392b", "#efb9b3"),
+    ("#2e4053", "#bcc3cb"), ("#d4ac0d", "#f2e3a6"), ("#6c3483", "#d2bde0"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerInfo:
+    """What a map says about one of its powers (``map.json``'s ``"powers"``)."""
+
+    code: str
+    names: Mapping[str, str]  # language -> name ("en" always)
+    adjectives: Mapping[str, str]  # language -> adjective
+    colour: str  # units and owned centres
+    tint: str  # land whose supply centre the power owns
+    territory: frozenset[str]  # the provinces coloured as its home land
+    other_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # more spellings
+    abbreviations: tuple[str, ...] = ()  # what commands accept besides the names (AUS, A)
+
+    def __reduce__(self) -> tuple[type[PowerInfo], tuple[object, ...]]:
+        # its class and fields (see orders.py: the compiled build refuses the default)
+        return (
+            PowerInfo,
+            (
+                self.code, self.names, self.adjectives, self.colour, self.tint, self.territory,
+                self.other_names, self.abbreviations,
+            ),
+        )
+
+    def name(self, lang: str) -> str:
+        """The power's name in ``lang``, else in English (every map has that)."""
+        return self.names.get(lang) or self.names.get("en") or self.code.title()
+
+    def adjective(self, lang: str) -> str:
+        return self.adjectives.get(lang) or self.adjectives.get("en") or self.name(lang)
+
+    def words(self, lang: str) -> tuple[str, ...]:
+        """What a writer of ``lang`` calls the power: name, adjective, other spellings."""
+        own = (self.names.get(lang), self.adjectives.get(lang))
+        return tuple(w for w in own if w) + tuple(self.other_names.get(lang, ()))
+
+
+def power_info_from_json(
+    raw: Mapping[str, Mapping[str, object]],
+    powers: tuple[str, ...],
+    homes: Mapping[str, tuple[str, ...]],
+) -> dict[str, PowerInfo]:
+    """``map.json``'s ``"powers"`` object; a power it leaves out gets its code as its name, a
+    palette colour and its home centres as territory."""
+    out: dict[str, PowerInfo] = {}
+    for i, code in enumerate(powers):
+        entry = raw.get(code, {})
+        colour, tint = FALLBACK_COLOURS[i % len(FALLBACK_COLOURS)]
+        names = _strings(entry.get("names")) or {"en": code.title()}
+        other = entry.get("other_names")
+        out[code] = PowerInfo(
+            code=code,
+            names=names,
+            adjectives=_strings(entry.get("adjectives")),
+            colour=str(entry.get("colour") or colour),
+            tint=str(entry.get("tint") or entry.get("colour") or tint),
+            territory=frozenset(_list(entry.get("territory")) or homes.get(code, ())),
+            other_names={
+                str(lang): tuple(_list(words))
+                for lang, words in (other.items() if isinstance(other, Mapping) else ())
+            },
+            abbreviations=tuple(_list(entry.get("abbreviations"))),
+        )
+    return out
+
+
+def _strings(value: object) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+
+
+def _list(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseRules:
     """What the variant's policies mean in one phase: the board and the neutral powers."""
@@ -72,6 +158,8 @@ class Variant:
     # the centres each power owns at the start when not its home centres (DPjudge's OWNS:
     # the ``shift*`` maps start every power on another's homes); None: the home centres
     first_centers: Mapping[str, tuple[str, ...]] | None = None
+    power_info: Mapping[str, PowerInfo] = field(default_factory=dict)  # the map's, per power
+    languages: tuple[str, ...] = ("en",)  # the languages the map's province names exist in
     _plain: PhaseRules = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +186,8 @@ class Variant:
                 self.builds,
                 self.switches,
                 self.first_centers,
+                self.power_info,
+                self.languages,
             ),
         )
 
@@ -120,6 +210,17 @@ class Variant:
     @property
     def supply_centers(self) -> frozenset[str]:
         return self.board.supply_centers
+
+    def power(self, code: str) -> PowerInfo:
+        """The facts about power ``code`` (a code the map does not know: its own name)."""
+        info = self.power_info.get(code)
+        if info is None:
+            colour, tint = FALLBACK_COLOURS[0]
+            return PowerInfo(code, {"en": code.title()}, {}, colour, tint, frozenset())
+        return info
+
+    def power_name(self, code: str, lang: str) -> str:
+        return self.power(code).name(lang)
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.titles.get("en") or self.name

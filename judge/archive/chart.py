@@ -5,25 +5,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from judge.maps.palette import power_colour
+from judge.adjudicator.catalog import variant as installed_variant
+from judge.maps.style import power_colour
 
 WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 14, 30
 
 
 def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
-                 names: Mapping[str, str] | None = None,
-                 label: str = "Supply centres per year",
-                 powers: tuple[str, ...] = ()) -> str:
-    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the map's colours.
-    ``names``: each power's name in the page's language (its tooltip and its legend);
-    ``label``: the chart's accessible name, in that language too; ``powers``: the map's, in its
-    order (by default the counted ones, alphabetical as the maps list them)."""
+                 variant: str = "standard", names: Mapping[str, str] | None = None,
+                 label: str = "Supply centres per year") -> str:
+    """Lines of ``counts[power][i]`` centres at ``years[i]``; powers keep the colours of
+    ``variant``'s map. ``names``: each power's name in the page's language (its tooltip and
+    its legend; by default the map's English one); ``label``: the chart's accessible name, in
+    that language too."""
     names = names or {}
-    powers = powers or tuple(sorted(counts))
 
     def name(power: str) -> str:
-        return names.get(power) or power.title()
+        return names.get(power) or power_name(variant, power)
 
     top = max([18, *(max(v) for v in counts.values() if v)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -52,7 +51,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         )
     ends: list[tuple[float, str, int]] = []
     for power, values in counts.items():
-        colour = power_colour(power, powers)
+        colour = power_colour(variant, power)
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         out.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
@@ -69,7 +68,12 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         last = ly
         out.append(
             f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" '
-            f'fill="{power_colour(power, powers)}">{escape(name(power))} {v}</text>'
+            f'fill="{power_colour(variant, power)}">{escape(name(power))} {v}</text>'
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def power_name(variant: str, power: str) -> str:
+    """The power's English name on ``variant``'s map (the chart's legend)."""
+    return installed_variant(variant).power_name(power, "en")

@@ -101,7 +101,7 @@ def outcome_words(result: str, reason: str, refusal: str, lang: str = "en") -> s
 def end_words(ended: Mapping[str, Any], lang: str = "en") -> str:
     """How a finished game ended, as its archive page says it."""
     reason = str(ended.get("reason", ""))
-    winners = ", ".join(power_name(p, lang) for p in ended.get("winners") or [])
+    winners = ", ".join(power_name(p, lang, ended.get("variant")) for p in ended.get("winners") or [])
     if reason == "gm":
         how = tr(lang, "the GM ended it")
     elif reason == "solo":
@@ -263,8 +263,9 @@ def phase_map(data: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def game_chart(page: Mapping[str, Any], lang: str = "en") -> str:
-    """The centre chart, its powers and its label in the page's language."""
+    """The centre chart on the game's map, its powers and its label in the page's language."""
+    variant = str(page["game"].get("variant") or DEFAULT_VARIANT)
     counts = page["centres"]["counts"]
-    return centre_chart(page["centres"]["years"], counts,
-                        names={p: power_name(p, lang) for p in counts},
+    return centre_chart(page["centres"]["years"], counts, variant,
+                        names={p: power_name(p, lang, variant) for p in counts},
                         label=tr(lang, "Supply centres per year"))

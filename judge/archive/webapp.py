@@ -57,10 +57,13 @@ class Response:
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
 
 
-def _power_word(power: str, lang: str) -> str:
-    # a name the word tables know (any variant's powers are there), else the code in title case
-    name = power_name(power, lang)
-    return name if name != power else power.title()
+def _power_word(ctx: Context, power: str, lang: str, variant: str | None = None) -> str:
+    """A power's name on the map of the page's game (an index page of many games: the first
+    installed map that has the power)."""
+    game = ctx.get("game")
+    shown = variant or (str(game["variant"]) if isinstance(game, dict) and game.get("variant")
+                        else None)
+    return power_name(power, lang, shown)
 
 
 def _variant(ctx: Context) -> str:
@@ -73,7 +76,8 @@ def _templates(lang: str = "en") -> Environment:
     """The archive's templates in ``lang``: its catalog, and the stored codes as words."""
     env = html_environment(lang)  # the archive is its only user: its filters go on it
     env.filters["title_case"] = lambda s: str(s).title()
-    env.filters["power"] = lambda p: _power_word(str(p), lang)
+    env.filters["power"] = pass_context(
+        lambda ctx, p, variant=None: _power_word(ctx, str(p), lang, variant))
     env.filters["seat_words"] = lambda code: pages.seat_words(code, lang)
     env.filters["source_words"] = lambda code: pages.source_words(code, lang)
     env.filters["status_words"] = lambda code: pages.status_words(code, lang)

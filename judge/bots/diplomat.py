@@ -38,8 +38,10 @@ from judge.i18n import NC_, trp
 from judge.parsing.commands_lexicon import lexicon as command_lexicon
 from judge.parsing.messages import place_name
 
-LEAD_MIN = 9  # centres before a leader is feared
-LEAD_MARGIN = 4  # over the second power
+# A leader is feared from about a quarter of the map's centres, with a clear margin over the
+# second power (9 and 4 of the standard map's 34): shares, so that every map has its own
+LEAD_MIN_SHARE = 9 / 34
+LEAD_MARGIN_SHARE = 4 / 34
 
 
 def _board(position: Position) -> Board:
@@ -54,8 +56,13 @@ def _province(location: str) -> str:
 def leader(position: Position) -> str | None:
     """The power leading by a clear margin, if any (the coalition's target)."""
     counts = sorted(((len(position.centers_of(p)), p) for p in position.powers()), reverse=True)
+    if len(counts) < 2:
+        return None
     (top, power), (second, _) = counts[0], counts[1]
-    return power if top >= LEAD_MIN and top >= second + LEAD_MARGIN else None
+    centres = len(installed_variant(position.variant).supply_centers)
+    least = max(2, round(centres * LEAD_MIN_SHARE))
+    margin = max(1, round(centres * LEAD_MARGIN_SHARE))
+    return power if top >= least and top >= second + margin else None
 
 
 def answer(

@@ -185,7 +185,7 @@ def parse_press(
         return PressError.BAD_NUMBER
     if not rest:
         return PressError.NO_POWER
-    partner = parse_power(rest[0])
+    partner = parse_power(rest[0], variant=variant)
     if partner is None:
         return PressError.NO_POWER
     if partner == sender:
@@ -199,7 +199,7 @@ def parse_press(
     if kind is Kind.PEACE:
         return Proposal(kind, sender, partner)
     if kind is Kind.ALLIANCE:
-        third = parse_power(args[0]) if len(args) == 1 else None
+        third = parse_power(args[0], variant=variant) if len(args) == 1 else None
         if third is None:
             return PressError.NO_POWER
         if third in (sender, partner):
@@ -225,7 +225,7 @@ def parse_press(
         place = _province(args, i, lang, variant)
         if place is None or place[1] >= len(args):
             return PressError.BAD_SHARE
-        owner = parse_power(args[place[1]])
+        owner = parse_power(args[place[1]], variant=variant)
         if owner not in (sender, partner):
             return PressError.BAD_SHARE
         shares.append((place[0], owner))
@@ -235,8 +235,8 @@ def parse_press(
     return Proposal(kind, sender, partner, shares=tuple(shares))
 
 
-def _power_name(power: str, lang: str) -> str:
-    return command_lexicon().power_name(power, lang).upper()
+def _power_name(power: str, lang: str, variant: str) -> str:
+    return command_lexicon().power_name(power, lang, variant).upper()
 
 
 def render(proposal: Proposal, lang: str, *, variant: str) -> str:
@@ -244,14 +244,14 @@ def render(proposal: Proposal, lang: str, *, variant: str) -> str:
     ``variant``'s map: ``PROPONI FRANCIA PACE``."""
     verb = VERBS["propose"][lang][0]
     kind = KINDS[proposal.kind][lang][0]
-    head = f"{verb} {_power_name(proposal.partner, lang)} {kind}"
+    head = f"{verb} {_power_name(proposal.partner, lang, variant)} {kind}"
     if proposal.kind is Kind.SUPPORT and proposal.order is not None:
         return f"{head} {describe(proposal.order, lang, variant=variant)}"
     if proposal.kind is Kind.SHARE:
-        parts = [f"{place_name(p, lang, variant=variant)} {_power_name(w, lang)}" for p, w in proposal.shares]
+        parts = [f"{place_name(p, lang, variant=variant)} {_power_name(w, lang, variant)}" for p, w in proposal.shares]
         return f"{head} {' '.join(parts)}"
     if proposal.kind is Kind.ALLIANCE and proposal.against:
-        return f"{head} {_power_name(proposal.against, lang)}"
+        return f"{head} {_power_name(proposal.against, lang, variant)}"
     if proposal.kind is Kind.DMZ and proposal.zone:
         return f"{head} {place_name(proposal.zone, lang, variant=variant)}"
     return head

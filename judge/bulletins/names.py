@@ -1,5 +1,6 @@
 """Words a bulletin shows, per language: powers, units, places, phases, dates.
 
+Power names come from the game's variant (its map's ``"powers"``, ``catalog.py``).
 Province names and abbreviations come from the map data file (the same table the parsers
 read), so a French bulletin writes ``NRD`` for the North Sea exactly as seed 000 does.
 Dates are formatted with Babel (``babel.dates``, CLDR data) rather than with ``locale``: the
@@ -9,7 +10,9 @@ Season and phase names are prose, in the catalogs (judge.i18n).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -17,17 +20,6 @@ from babel.dates import format_datetime
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
-
-LANGUAGES = ("en", "fr", "it")
-
-POWER_NAMES: dict[str, dict[str, str]] = {
-    "en": {"AUSTRIA": "Austria", "ENGLAND": "England", "FRANCE": "France",
-           "GERMANY": "Germany", "ITALY": "Italy", "RUSSIA": "Russia", "TURKEY": "Turkey"},
-    "fr": {"AUSTRIA": "Autriche", "ENGLAND": "Angleterre", "FRANCE": "France",
-           "GERMANY": "Allemagne", "ITALY": "Italie", "RUSSIA": "Russie", "TURKEY": "Turquie"},
-    "it": {"AUSTRIA": "Austria", "ENGLAND": "Inghilterra", "FRANCE": "Francia",
-           "GERMANY": "Germania", "ITALY": "Italia", "RUSSIA": "Russia", "TURKEY": "Turchia"},
-}
 
 UNIT_NAMES: dict[str, dict[str, str]] = {
     "en": {"A": "Army", "F": "Fleet"},
@@ -44,8 +36,9 @@ PHASE_KINDS = {"M": N_("Movement"), "R": N_("Retreats"), "A": N_("Adjustments")}
 DEADLINE_PATTERN = "EEE MMM dd yyyy HH:mm:ss"
 
 
-def power_name(power: str, lang: str) -> str:
-    return POWER_NAMES[lang].get(power, power.title())
+def power_name(power: str, lang: str, variant: str) -> str:
+    """The power's name in ``lang`` on the map of ``variant`` (a game or position names it)."""
+    return installed_variant(variant).power_name(power, lang)
 
 
 def phase_title(phase: str, lang: str) -> str:
@@ -60,9 +53,16 @@ def place_name(location: str, lang: str, variant: str) -> str:
     ``variant`` (a position's JSON names it)."""
     board = installed_variant(variant).board
     if location in board.coast_names:
-        return str(board.coast_names[location][lang]["name"])
+        return str(_in(board.coast_names[location], lang).get("name") or location)
     province = board.provinces.get(location)
-    return str(province.names[lang]["name"]) if province else location
+    return str(_in(province.names, lang).get("name") or location) if province else location
+
+
+def _in(names: Mapping[str, Any], lang: str) -> Mapping[str, Any]:
+    """A place's names in ``lang``, else in English: a map has the languages it has (its
+    ``map.json``'s ``"languages"``), English always."""
+    found = names.get(lang) or names.get("en") or {}
+    return found if isinstance(found, Mapping) else {}
 
 
 def place_abbr(location: str, lang: str, variant: str) -> str:
@@ -73,7 +73,7 @@ def place_abbr(location: str, lang: str, variant: str) -> str:
     )
     if names is None:
         return location
-    abbrs = names[lang].get("abbr") or []
+    abbrs = _in(names, lang).get("abbr") or []
     # English coasts carry no abbreviation: the canonical ``STP/SC`` is what players write
     return str(abbrs[0]).upper() if abbrs else location
 

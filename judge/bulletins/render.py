@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.bulletins.names import LANGUAGES
+from judge.i18n import LANGUAGES  # the judge's languages (a map's own: its map.json)
 from judge.templating import text_environment
 
 # How each language lays a bulletin out (data, not prose): the width of the power column,
@@ -32,7 +32,9 @@ def render(event: str, lang: str, view: dict[str, Any]) -> tuple[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"no bulletins in language {lang!r}; expected one of {LANGUAGES}")
     template = text_environment(lang).get_template(f"bulletins/{event}.txt.j2")
-    text = template.render(**view, layout=LAYOUTS[lang])
+    # the power filters name the powers of the game's variant (judge.templating)
+    game_variant = (view.get("header") or {}).get("variant_name")
+    text = template.render(**view, layout=LAYOUTS[lang], game_variant=game_variant)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject: "):
         raise ValueError(f"template bulletins/{event}.txt.j2 must start with 'Subject: '")

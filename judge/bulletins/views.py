@@ -91,6 +91,7 @@ def header(game: GameInfo, next_phase: str | None, deadline: datetime | None) ->
         "judge": game.judge,
         "game": game.name,
         "variant": game.variant.title(),
+        "variant_name": game.variant or DEFAULT_VARIANT,  # its power names (judge.templating)
         "phase": next_phase,
         "deadline": format_deadline(deadline, game.timezone, game.language) if deadline else None,
         "timezone": game.timezone,
@@ -158,7 +159,7 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
         for bad in record.illegal.get(power, ()):
             lines.append(_illegal_line(bad, lang))
         if lines:
-            out.append({"power": power, "name": power_name(power, lang), "orders": lines})
+            out.append({"power": power, "name": power_name(power, lang, variant), "orders": lines})
     return out
 
 
@@ -179,6 +180,11 @@ def _namer(lang: str, position: Mapping[str, Any]) -> Callable[[str, str], str]:
     name = place_abbr if lang == "fr" else place_name
     variant = str(position.get("variant") or DEFAULT_VARIANT)
     return lambda location, lang: name(location, lang, variant)
+
+
+def _variant(position: Mapping[str, Any]) -> str:
+    """The variant a position's JSON names (the standard one when it names none)."""
+    return str(position.get("variant") or DEFAULT_VARIANT)
 
 
 def _powers(*positions: Mapping[str, Any]) -> list[str]:
@@ -203,7 +209,7 @@ def dislodged_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
             shown = _namer(lang, record.after)
             kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
             found.append({
-                "power": power_name(power, lang),
+                "power": power_name(power, lang, _variant(record.after)),
                 "unit": f"{kind_word} {shown(loc, lang)}",
                 "retreats": [shown(r, lang) for r in retreats],
             })
@@ -221,7 +227,7 @@ def center_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
         if not now_held and not was_held:
             continue
         rows.append({
-            "power": power_name(power, lang),
+            "power": power_name(power, lang, _variant(record.after)),
             "count": len(now_held),
             "centers": [shown(c, lang) for c in now_held],
             "gained": [shown(c, lang) for c in now_held if c not in was_held],
@@ -250,7 +256,7 @@ def standing_lines(position: Mapping[str, Any], lang: str) -> list[dict[str, Any
             kind, loc = unit.split()
             kind_word = kind if lang == "fr" else UNIT_NAMES[lang][kind]
             words.append(f"{kind_word} {shown(loc, lang)}")
-        rows.append({"power": power_name(power, lang), "code": power,
+        rows.append({"power": power_name(power, lang, _variant(position)), "code": power,
                      "centres": len(centers.get(power, [])), "units": words})
     return rows
 
@@ -266,25 +272,27 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
         units = len(record.after.get("units", {}).get(power, []))
         owned = len(centers.get(power, []))
         if units or owned:
-            rows.append({"power": power_name(power, lang), "centers": owned, "units": units,
+            rows.append({"power": power_name(power, lang, _variant(record.after)),
+                         "centers": owned, "units": units,
                          "delta": owned - units})
     return rows
 
 
-def seat_lines(seats: Sequence[SeatInfo], lang: str) -> list[dict[str, Any]]:
+def seat_lines(seats: Sequence[SeatInfo], lang: str, variant: str) -> list[dict[str, Any]]:
     return [
-        {"power": power_name(s.power, lang), "status": s.status, "late_days_left": s.late_days_left,
-         "strikes": s.strikes, "partners": [power_name(p, lang) for p in s.partners]}
+        {"power": power_name(s.power, lang, variant), "status": s.status,
+         "late_days_left": s.late_days_left, "strikes": s.strikes,
+         "partners": [power_name(p, lang, variant) for p in s.partners]}
         for s in sorted(seats, key=lambda s: s.power)
     ]
 
 
 def notice_items(notices: Sequence[Notice], game: GameInfo) -> list[dict[str, Any]]:
-    lang = game.language
+    lang, variant = game.language, game.variant or DEFAULT_VARIANT
     return [
-        {"kind": n.kind, "power": power_name(n.power, lang) if n.power else "",
+        {"kind": n.kind, "power": power_name(n.power, lang, variant) if n.power else "",
          "days": n.days,
-         "detail": power_name(n.detail, lang) if n.kind == "lot" else n.detail,
+         "detail": power_name(n.detail, lang, variant) if n.kind == "lot" else n.detail,
          "until": format_deadline(n.until, game.timezone, lang) if n.until else ""}
         for n in notices
     ]
@@ -317,7 +325,7 @@ def results_view(
         "centers": center_lines(record, lang) if show_centers else [],
         "adjustments": adjustment_lines(record, lang),
         "positions": position_lines(record, lang),
-        "seats": seat_lines(seats, lang),
+        "seats": seat_lines(seats, lang, game.variant or DEFAULT_VARIANT),
         "notices": notice_items(notices, game),
         "next_phase": next_phase,
         "next_title": phase_title(next_phase, lang) if next_phase else "",
@@ -344,8 +352,8 @@ def notice_view(
         "phase": phase,
         "title": phase_title(phase, lang),
         "notices": notice_items(notices, game),
-        "seats": seat_lines(seats, lang),
-        "missing": [power_name(p, lang) for p in missing],
+        "seats": seat_lines(seats, lang, game.variant or DEFAULT_VARIANT),
+        "missing": [power_name(p, lang, game.variant or DEFAULT_VARIANT) for p in missing],
         "deadline": format_deadline(deadline, game.timezone, lang) if deadline else None,
     }
 
@@ -366,7 +374,7 @@ def end_view(
     Seed 002: Sommossa orders sent by the players are published only when the game is over.
     ``reason`` is the rules' EndReason value (solo, draw, concession ...).
     """
-    lang = game.language
+    lang, variant = game.language, game.variant or DEFAULT_VARIANT
     return {
         "header": header(game, None, None),
         "phase": phase,
@@ -374,13 +382,13 @@ def end_view(
         "title": phase_title(phase, lang) if phase else "",
         "reason": reason,
         "scoring": scoring,  # the game option: hundred | draw_size | sum_of_squares
-        "winners": [power_name(p, lang) for p in winners],
-        "centers": [{"power": power_name(p, lang), "count": centers.get(p, 0),
+        "winners": [power_name(p, lang, variant) for p in winners],
+        "centers": [{"power": power_name(p, lang, variant), "count": centers.get(p, 0),
                      "score": _score((scores or {}).get(p))}
-                    for p in sorted({*installed_variant(game.variant or DEFAULT_VARIANT).powers,
+                    for p in sorted({*installed_variant(variant).powers,
                                      *centers})],
-        "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang),
-                   "target": power_name(v["target"], lang) if v.get("target") else "",
+        "votes": [{"phase": v["phase"], "voter": power_name(v["voter"], lang, variant),
+                   "target": power_name(v["target"], lang, variant) if v.get("target") else "",
                    "orders": list(v.get("orders", []))} for v in votes],
     }
 
@@ -399,11 +407,11 @@ def _score(value: Any) -> str | None:
 def letters_view(game: GameInfo, phase: str, sender: str, to: Sequence[str],
                  lines: Sequence[str]) -> dict[str, Any]:
     """A computer power's letter (issue 14): ``to`` empty is a letter to everyone."""
-    lang = game.language
+    lang, variant = game.language, game.variant or DEFAULT_VARIANT
     return {
         "header": header(game, phase, None),
         "phase": phase,
-        "sender": power_name(sender, lang),
-        "to": [power_name(p, lang) for p in to],
+        "sender": power_name(sender, lang, variant),
+        "to": [power_name(p, lang, variant) for p in to],
         "lines": list(lines),
     }

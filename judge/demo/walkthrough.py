@@ -47,9 +47,9 @@ GM = "gm@demo.example"
 GM_PASSWORD = "gm-demo"
 Say = Callable[[str], None]
 
-# the players' display names (SET NAME), shown in the archive
-DEMO_NAMES = {"AUSTRIA": "Anna", "ENGLAND": "Edward", "FRANCE": "Francoise", "GERMANY": "Gerd",
-              "ITALY": "Ilaria", "RUSSIA": "Roman", "TURKEY": "Tarik"}
+# the players' display names (SET NAME), shown in the archive: one per power of the map, in
+# the order of its powers
+DEMO_NAMES = ("Anna", "Edward", "Francoise", "Gerd", "Ilaria", "Roman", "Tarik")
 
 
 def player(power: str) -> str:
@@ -163,9 +163,9 @@ class Demo:
             raise DemoError(f"the game did not start (status {status}); see the GM's replies")
         self.say(f"game started: {phase}")
         # the name the archive shows beside each power (SET NAME)
-        for power in STANDARD.powers:
+        for power, shown in zip(STANDARD.powers, DEMO_NAMES, strict=True):
             await self.send(player(power), f"SIGNON {power} {GAME} {password(power)}\n"
-                                           f"SET NAME {DEMO_NAMES[power]}\n")
+                                           f"SET NAME {shown}\n")
         self.say("players set the names the archive shows (SET NAME)")
 
     async def play_phase(self) -> str:

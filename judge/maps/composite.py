@@ -56,7 +56,6 @@ from judge.adjudicator.orders import (
 from judge.maps import style
 from judge.maps import svg as drawing
 from judge.maps.layout import Layout, Point, variant_layout
-from judge.maps.palette import power_colour, power_tint
 from judge.maps.scene import DrawnOrder, MapSnapshot
 
 # sprites are drawn centred on this point of a square this size
@@ -147,16 +146,18 @@ def _over(variant: str, language: str) -> cairo.ImageSurface:
 
 
 @lru_cache(maxsize=256)
-def _sprite(kind: str, power: str, extra: str = "", powers: tuple[str, ...] = ()) -> cairo.ImageSurface:
+def _sprite(kind: str, power: str, variant: str, extra: str = "") -> cairo.ImageSurface:
     """A centre marker (``power`` its owner, "" neutral), a unit (``kind`` A or F), or the
-    dislodged ring, drawn by ``svg.py``'s markup at the sprite's middle."""
+    dislodged ring, drawn by ``svg.py``'s markup at the sprite's middle, in the colours of
+    ``variant``'s powers."""
     at = (float(_MID), float(_MID))
     if kind == "centre":
-        body = drawing._centre_svg(at, power_colour(power, powers) if power else "#ffffff")
+        body = drawing._centre_svg(at, style.power_colour(variant, power, "#ffffff"))
     elif kind == "ring":
         body = drawing._ring_svg(at)
     else:
-        body = drawing._unit_svg(Unit(power, UnitType(kind), "X"), at, extra=extra, powers=powers)
+        body = drawing._unit_svg(Unit(power, UnitType(kind), "X"), at, extra=extra,
+                                 variant=variant)
     return _rasterise(_SPRITE, _SPRITE, body)
 
 
@@ -252,9 +253,9 @@ def _circle(ctx: cairo.Context, at: Point, radius: float, width: float,
 
 
 def _order(ctx: cairo.Context, layout: Layout, drawn: DrawnOrder, retreating: set[str],
-           powers: tuple[str, ...] = ()) -> None:
+           variant: str) -> None:
     order, power = drawn.order, drawn.power
-    colour = _hex(power_colour(power, powers))
+    colour = _hex(style.power_colour(variant, power, "#000000"))
     dash = [7.0, 5.0] if drawn.succeeded is False else []
     toward, anchor = drawing._toward, layout.anchor
     ctx.set_line_cap(cairo.LINE_CAP_ROUND)  # the orders group's stroke-linecap
@@ -294,7 +295,7 @@ def _order(ctx: cairo.Context, layout: Layout, drawn: DrawnOrder, retreating: se
     elif isinstance(order, Build):
         at = anchor(order.location)
         _circle(ctx, at, 16, 2, colour, [3.0, 2.0])
-        sprite = _sprite(order.unit_type.value, power, powers=powers)
+        sprite = _sprite(order.unit_type.value, power, variant)
         ctx.set_source_surface(sprite, round(at[0]) - _MID, round(at[1]) - _MID)
         ctx.paint_with_alpha(0.75)
     # WAIVE draws nothing
@@ -311,30 +312,32 @@ def composite(snap: MapSnapshot) -> cairo.ImageSurface:
     ctx = cairo.Context(out)
     ctx.set_source_surface(board.under)
     ctx.paint()
-    powers = geography.powers
     for centre, owner in snap.centers.items():
         mask = board.masks.get(centre)
-        if mask is not None:
-            ctx.set_source_rgb(*_hex(power_tint(owner, powers)))
+        tint = style.power_tint(snap.variant, owner, "")
+        if mask is not None and tint:
+            ctx.set_source_rgb(*_hex(tint))
             ctx.mask_surface(mask.surface, mask.x, mask.y)
     ctx.set_source_surface(over)
     ctx.paint()
     for centre in sorted(geography.supply_centers):
         owner = snap.centers.get(centre) or ""
-        _paint(ctx, _sprite("centre", owner, powers=powers),
+        known = owner in geography.powers
+        _paint(ctx, _sprite("centre", owner if known else "", snap.variant),
                drawing.centre_point(layout, centre))
     ordered, retreating = drawing.drawing_order(snap)
     for drawn in ordered:
-        _order(ctx, layout, drawn, retreating, powers)
+        _order(ctx, layout, drawn, retreating, snap.variant)
     rank = {p: i for i, p in enumerate(geography.powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        _paint(ctx, _sprite(unit.type.value, unit.power, powers=powers), layout.anchor(unit.location))
+        _paint(ctx, _sprite(unit.type.value, unit.power, snap.variant),
+               layout.anchor(unit.location))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = drawing._shifted(at, True)
-            _paint(ctx, _sprite(unit.type.value, unit.power, powers=powers), at)
-        _paint(ctx, _sprite("ring", ""), at)
+            _paint(ctx, _sprite(unit.type.value, unit.power, snap.variant), at)
+        _paint(ctx, _sprite("ring", "", snap.variant), at)
     ctx.set_source_surface(_rasterise(*_CAPTION, drawing._caption(snap)))
     ctx.paint()
     out.flush()
@@ -356,7 +359,8 @@ def _palette(variant: str) -> Image.Image:
     orders. Mapping a phase's picture on a fixed palette costs a tenth of
     reducing it afresh, and the map's colours are the same in every phase."""
     geography = drawing._board(variant)
-    powers = list(geography.powers) or list(style.POWER_COLOURS)
+    power_colours = style.power_colours(variant)
+    powers = list(geography.powers)
     centres = sorted(geography.supply_centers)
     layout = variant_layout(variant)
     units: dict[str, list[str]] = {}
@@ -373,12 +377,12 @@ def _palette(variant: str) -> Image.Image:
         "units": units, "results": results,
         "centers": {powers[i % len(powers)]: centres[i::len(powers)] for i in range(len(powers))},
     })
+    tints = [style.power_tint(variant, p) for p in powers]
     swatches = [style.SEA, style.LAND, style.IMPASSABLE, style.OFFBOARD, style.BORDER,
                 style.COAST, style.LABEL, style.FAILED, style.RETREAT, "#ffffff", "#222222",
-                *(power_colour(p, geography.powers) for p in powers),
-                *(power_tint(p, geography.powers) for p in powers)]
-    # a map of many powers (Chaos: 34) keeps a quarter of the palette for the blended edges
-    exact = list(dict.fromkeys(_hex_bytes(c) for c in swatches))[:PALETTE - PALETTE // 4]
+                *power_colours.values(), *tints]
+    # a map of many powers (Chaos: 34) keeps room for the octree's blended edges
+    exact = list(dict.fromkeys(_hex_bytes(c) for c in swatches))[:PALETTE - 16]
     # the rest of the 64: the anti-aliased edges and text, as the octree finds them
     blended = _image(composite(sample)).quantize(PALETTE - len(exact),
                                                   method=Image.Quantize.FASTOCTREE)
@@ -396,8 +400,8 @@ def warm(variant: str = "standard", language: str = "en") -> None:
     _over(variant, language)
     _palette(variant)
     for kind in ("A", "F"):
-        for power in drawing._board(variant).powers:
-            _sprite(kind, power, powers=drawing._board(variant).powers)
+        for power in style.power_colours(variant):
+            _sprite(kind, power, variant)
 
 
 def composite_png(snapshot: MapSnapshot | Mapping[str, Any]) -> bytes:

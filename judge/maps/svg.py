@@ -28,7 +28,6 @@ from judge.adjudicator.orders import (
 from judge.i18n import N_, tr
 from judge.maps import style
 from judge.maps.layout import UNPLAYED_LAND, UNPLAYED_WATER, Layout, Point, variant_layout
-from judge.maps.palette import power_colour, power_tint
 from judge.maps.scene import DrawnOrder, MapSnapshot
 from judge.parsing.commands_lexicon import lexicon
 
@@ -53,7 +52,7 @@ def draw_svg(snap: MapSnapshot, layout: Layout, board: Board) -> str:
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img" '
         f'aria-label={quoteattr(_title(snap))}>',
         f"<title>{escape(_title(snap))}</title>",
-        _defs(board.powers),
+        _defs(snap.variant),
         f'<rect width="{layout.width}" height="{layout.height}" fill="{style.SEA}"/>',
     ]
     parts.append(_provinces(layout, snap, board))
@@ -61,7 +60,7 @@ def draw_svg(snap: MapSnapshot, layout: Layout, board: Board) -> str:
     parts.append(_labels(layout, board, snap.language))
     parts.append(_coasts(layout, board, snap.language))
     parts.append(_centres(layout, snap, board))
-    parts.append(_orders(layout, snap, board.powers))
+    parts.append(_orders(layout, snap))
     parts.append(_units(layout, snap, board.powers))
     parts.append(_caption(snap))
     parts.append(_credits(layout))
@@ -76,10 +75,9 @@ def _title(snap: MapSnapshot) -> str:
     return tr(lang, "%(game)s: %(phase)s", game=snap.title, phase=text) if snap.title else text
 
 
-def _power(power: str, lang: str) -> str:
-    # a name the word tables know (any variant's powers are there), else the code in title case
-    name = str(lexicon().power_name(power, lang))
-    return name if name != power else power.title()
+def _power(power: str, lang: str, variant: str) -> str:
+    # the power's name on the variant's map (its map.json's "powers")
+    return str(lexicon().power_name(power, lang, variant))
 
 
 def _label(code: str, board: Board, lang: str) -> str:
@@ -99,9 +97,8 @@ def _label(code: str, board: Board, lang: str) -> str:
     return str(abbrs[0]).upper() if abbrs else code
 
 
-def _defs(powers: tuple[str, ...] = ()) -> str:
-    known = dict.fromkeys([*style.POWER_COLOURS, *powers])
-    colours = {**{p: power_colour(p, powers) for p in known}, "RETREAT": style.RETREAT}
+def _defs(variant: str) -> str:
+    colours = {**style.power_colours(variant), "RETREAT": style.RETREAT}
     out = ["<defs>"]
     for name, colour in colours.items():
         out.append(
@@ -137,7 +134,7 @@ def _provinces(layout: Layout, snap: MapSnapshot, board: Board) -> str:
         elif kind == "impassable":
             fill = style.IMPASSABLE
         elif board.provinces[code].supply_center and code in snap.centers:
-            fill = power_tint(snap.centers[code], board.powers)
+            fill = style.power_tint(snap.variant, snap.centers[code])
         else:
             fill = style.LAND
         x, y = layout.anchor(code)
@@ -227,8 +224,8 @@ def _centres(layout: Layout, snap: MapSnapshot, board: Board) -> str:
     for centre in sorted(board.supply_centers):
         x, y = centre_point(layout, centre)
         owner = snap.centers.get(centre)
-        fill = power_colour(owner, board.powers) if owner else "#ffffff"
-        held_by = _power(owner, snap.language) if owner else tr(snap.language, "neutral")
+        fill = style.power_colour(snap.variant, owner, "#ffffff")
+        held_by = _power(owner, snap.language, snap.variant) if owner else tr(snap.language, "neutral")
         title = f"{_label(centre, board, snap.language)}: {held_by}"
         out.append(_centre_svg((x, y), fill, title))
     out.append("</g>")
@@ -261,18 +258,17 @@ def _toward(p: Point, q: Point, gap: float) -> Point:
     return (q[0] - dx / length * gap, q[1] - dy / length * gap)
 
 
-def _stroke(power: str, succeeded: bool | None, powers: tuple[str, ...] = ()) -> tuple[str, str]:
-    colour = power_colour(power, powers)
+def _stroke(power: str, succeeded: bool | None, variant: str) -> tuple[str, str]:
+    colour = style.power_colour(variant, power, "#000")
     dash = ' stroke-dasharray="7 5"' if succeeded is False else ""
     return colour, dash
 
 
-def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str],
-               powers: tuple[str, ...] = ()) -> str:
+def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating: set[str]) -> str:
     order, power = drawn.order, drawn.power
-    colour, dash = _stroke(power, drawn.succeeded, powers)
+    colour, dash = _stroke(power, drawn.succeeded, snap.variant)
     css = "failed" if drawn.succeeded is False else "order"
-    title = f"<title>{escape(_power(power, snap.language))}: {escape(drawn.text)}</title>"
+    title = f"<title>{escape(_power(power, snap.language, snap.variant))}: {escape(drawn.text)}</title>"
     if isinstance(order, Move):
         a, b = layout.anchor(order.location), layout.anchor(order.target)
         end = _toward(a, b, 13)
@@ -338,7 +334,7 @@ def _order_svg(layout: Layout, snap: MapSnapshot, drawn: DrawnOrder, retreating:
     if isinstance(order, Build):
         x, y = layout.anchor(order.location)
         ghost = _unit_svg(Unit(power, order.unit_type, order.location), (x, y), extra=' opacity="0.75"',
-                          lang=snap.language, powers=powers)
+                          lang=snap.language, variant=snap.variant)
         return (
             f'<g class="{css} build">{title}<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-dasharray="3 2"/>{ghost}</g>'
@@ -359,17 +355,18 @@ def drawing_order(snap: MapSnapshot) -> tuple[list[DrawnOrder], set[str]]:
     return sorted(snap.orders, key=lambda d: rank.get(type(d.order), 3)), retreating
 
 
-def _orders(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...] = ()) -> str:
+def _orders(layout: Layout, snap: MapSnapshot) -> str:
     ordered, retreating = drawing_order(snap)
-    body = "".join(_order_svg(layout, snap, d, retreating, powers) for d in ordered)
+    body = "".join(_order_svg(layout, snap, d, retreating) for d in ordered)
     return f'<g class="orders" stroke-linecap="round">{body}</g>'
 
 
-def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en",
-              powers: tuple[str, ...] = ()) -> str:
+def _unit_svg(
+    unit: Unit, at: Point, extra: str = "", lang: str = "en", variant: str = "standard"
+) -> str:
     x, y = at
-    colour = power_colour(unit.power, powers)
-    ink = "#222" if _light(colour) else "#fff"
+    colour = style.power_colour(variant, unit.power, "#000")
+    ink = style.ink_on(colour) if len(colour) == 7 else "#fff"
     r = style.UNIT_RADIUS
     if unit.type is UnitType.ARMY:
         shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}" stroke="#fff" stroke-width="1.6"/>'
@@ -382,7 +379,7 @@ def _unit_svg(unit: Unit, at: Point, extra: str = "", lang: str = "en",
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" fill="{ink}" '
         f'text-anchor="middle">{unit.type.value}</text>'
     )
-    title = f"<title>{escape(_power(unit.power, lang))}: {escape(str(unit))}</title>"
+    title = f"<title>{escape(_power(unit.power, lang, variant))}: {escape(str(unit))}</title>"
     return (
         f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}{extra}>'
         f"{title}{shape}{label}</g>"
@@ -399,14 +396,15 @@ def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
     rank = {p: i for i, p in enumerate(powers)}
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
-        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language, powers=powers))
+        out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language,
+                             variant=snap.variant))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
             # the unit waiting to retreat, told apart from the one now in its province
             out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language,
-                                 powers=powers))
+                                 variant=snap.variant))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))

@@ -122,6 +122,13 @@ def _display_name(words: list[str]) -> Fields:
     return {"value": name}
 
 
+def _help_topic(words: list[str]) -> Fields:
+    """HELP VARIANTS (VARIANTI, VARIANTES): the installed variants instead of the commands."""
+    if fold(words[0]) not in {fold(w) for w in lexicon().raw["values"]["variants"]}:
+        raise ArgumentProblem(Problem.BAD_VALUE, words[0])
+    return {"value": "variants"}
+
+
 def _power(words: list[str]) -> Fields:
     power = parse_power(words[0])
     if power is None:
@@ -277,8 +284,9 @@ VALUE = Arg(_value)
 A, P, G = Role.ANYONE, Role.PLAYER, Role.GM
 
 COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec(Verb.HELP, A,
-                help=N_("this list of commands")),
+    CommandSpec(Verb.HELP, A, (Arg(_help_topic, optional=True),),
+                help=N_("this list of commands; HELP VARIANTS: the maps this judge plays, with"
+                        " their players and victory")),
     CommandSpec(Verb.LIST, A, (Arg(_game, optional=True),),
                 help=N_("open games, 50 a page (LIST 2: the second), or one game's status: options,"
                         " deadlines, ending, and which powers have sent orders (never what)")),

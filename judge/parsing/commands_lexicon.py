@@ -1,4 +1,10 @@
-"""Command keywords per language (``command_words.json``), folded for matching."""
+"""Command keywords per language (``command_words.json``), folded for matching.
+
+Power words are not here: they are the variants' (``map.json``'s ``"powers"``: names in every
+language and abbreviations). A command is read before its game is known (``SIGNON FRANCE game``
+names the game after the power), so a command's power word is looked up in every installed
+variant, the standard map's meaning first; the service then checks the power is the game's.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,8 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.parsing.commands_types import GM, LANGS, Verb
 from judge.rules.option_registry import OPTIONS, option
 
@@ -27,7 +35,6 @@ class CommandWords:
     # folded phrase (tuple of words) -> (verb or option key, language)
     phrases: dict[tuple[str, ...], tuple[str, str]]
     longest: int
-    power_words: dict[str, str]
 
     def keyword(self, verb: Verb, lang: str) -> str:
         return self.raw["commands"][verb.value][lang][0]
@@ -35,8 +42,25 @@ class CommandWords:
     def option_keyword(self, key: str, lang: str) -> str:
         return option(key).keyword(lang)
 
-    def power_name(self, power: str, lang: str) -> str:
-        return self.raw["power_names"].get(lang, self.raw["power_names"]["en"]).get(power, power)
+    def power_name(self, power: str, lang: str, variant: str | None = None) -> str:
+        """The power's name (or the GM's) in ``lang``, on the map of ``variant``; without a
+        variant (a text that knows none), on the first installed variant's that has it."""
+        if power == GM:
+            return str(self.raw["gm_names"].get(lang, self.raw["gm_names"]["en"]))
+        return installed_variant(variant or variant_with(power)).power_name(power, lang)
+
+
+def variant_with(power: str) -> str:
+    """The first installed variant (the standard one first) whose map has ``power``."""
+    return _variant_with(power, variant_names())
+
+
+@cache
+def _variant_with(power: str, names: tuple[str, ...]) -> str:
+    for name in (DEFAULT_VARIANT, *names):
+        if power in installed_variant(name).powers:
+            return name
+    return DEFAULT_VARIANT
 
 
 @cache
@@ -53,12 +77,28 @@ def lexicon() -> CommandWords:
         for lang in LANGS:
             for phrase in spec.words[lang]:
                 phrases.setdefault(tuple(fold(phrase).split()), (f"option:{spec.key}", lang))
-    power_words = {fold(w): p for p, words in raw["powers"].items() for w in words}
-    return CommandWords(raw, phrases, max(len(p) for p in phrases), power_words)
+    return CommandWords(raw, phrases, max(len(p) for p in phrases))
 
 
-def parse_power(word: str, allow_gm: bool = False) -> str | None:
-    power = lexicon().power_words.get(fold(word).strip(".,;:"))
+@cache
+def power_words(variants: tuple[str, ...]) -> dict[str, str]:
+    """Folded word -> power code, from the names (every language) and abbreviations of the
+    powers of ``variants``, the first variant's meaning first; the GM's words before all."""
+    words = {fold(w): GM for w in lexicon().raw["gm"]}
+    for name in variants:
+        v = installed_variant(name)
+        for code in v.powers:
+            info = v.power(code)
+            for word in (*info.names.values(), *info.abbreviations):
+                words.setdefault(fold(word), code)
+    return words
+
+
+def parse_power(word: str, allow_gm: bool = False, variant: str | None = None) -> str | None:
+    """The power ``word`` names: in ``variant`` when the game is known, else in any installed
+    variant (the standard map's meaning first)."""
+    variants = (variant,) if variant else (DEFAULT_VARIANT, *variant_names())
+    power = power_words(variants).get(fold(word).strip(".,;:"))
     if power == GM and not allow_gm:
         return None
     return power

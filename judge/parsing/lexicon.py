@@ -1,8 +1,9 @@
 """One lexicon per language: the words for orders, units, coasts, powers and provinces.
 
-The province names and codes come from the map data (``judge/variants/standard/map.json``,
-names per language); the order words, extra spellings and per-language choices come from
-``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
+The powers' names come from the variant (its map's ``"powers"``).
+The province names and codes come from the map data (``judge/variants/<map>/map.json``, names
+per language, and its ``"words"``: extra spellings, dropped abbreviations, display names); the
+order words and per-language choices come from ``data/lexicon_<lang>.json``. A language may fall back on another one's province words (French
 and Italian players also write the standard English codes), but its own words always win: that
 is how ``MAR`` is Marseilles in English and Italian and North Africa in the old French table.
 
@@ -25,6 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
 
+from judge.adjudicator.catalog import map_words
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.parsing.text import phrase_tokens, tokenize
@@ -234,9 +236,19 @@ def lexicon(lang: str, variant: str) -> Lexicon:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
     board = installed_variant(variant).board
-    specs = {name: _read_json(f"lexicon_{name}.json") for name in LANGS}
+    words, coast_aliases = map_words(board.name)
+    # a language's table: its order words, and the map's words for its provinces
+    specs = {
+        name: {
+            **_read_json(f"lexicon_{name}.json"),
+            "provinces_extra": words.get(name, {}).get("aliases", {}),
+            "provinces_drop": words.get(name, {}).get("drop", {}),
+            "display": words.get(name, {}).get("display", {}),
+        }
+        for name in LANGS
+    }
     spec = specs[lang]
-    common = _read_json("lexicon_common.json")
+    common = {"coast_aliases": coast_aliases}
     lex = Lexicon(lang=lang, support_needs_hold_word=spec["support_needs_hold_word"])
     lex.coast_by_direction = _coast_table(board, common)
     meanings = _province_meanings(board, specs)
@@ -246,9 +258,11 @@ def lexicon(lang: str, variant: str) -> Lexicon:
         for tokens, category, value in _words(specs[source]):
             if source == lang or tokens not in meanings:
                 lex.add(tokens, category, value)
+    # the powers' words are the variant's (its map's "powers": names, adjectives, spellings)
+    the_variant = installed_variant(variant)
     for source in order:
-        for power, words in specs[source]["powers"].items():
-            for word in words:
+        for power in the_variant.powers:
+            for word in the_variant.power(power).words(source):
                 lex.add(phrase_tokens(word), POWER, power)
     canonical = {code.lower(): code for code in board.provinces}
     for source in order:

@@ -1,2 +1,2 @@
-"""The play page (issue 15): a solo game against six computer powers in the browser, served by
+"""The play page (issue 15): a solo game against the computer powers in the browser, served by
 the archive's web process (``PlayApp`` answers ``/play`` and ``/static``, the archive the rest)."""

@@ -41,6 +41,7 @@ from urllib.parse import parse_qs, quote
 from jinja2 import Environment, pass_context
 
 from judge.adjudicator.catalog import variant as installed_variant
+from judge.adjudicator.position import Position
 from judge.archive import pages
 from judge.archive.webapp import LANGUAGE_NAMES, page_language
 from judge.i18n import LANGUAGES, N_, tr
@@ -143,7 +144,6 @@ SCRIPT_WORDS = {
 @cache
 def _templates(lang: str) -> Environment:
     env = new_html_environment(lang)  # its filters are its own (the archive has its env)
-    env.filters["power"] = lambda p: _power_word(str(p), lang)
     env.filters["notation"] = pass_context(
         lambda ctx, order: in_notation([str(order)], lang, variant=ctx["variant"])[0])
     env.globals["phase_title"] = lambda phase: pages.phase_title(phase, lang)
@@ -156,9 +156,31 @@ def _templates(lang: str) -> Environment:
     return env
 
 
-def _power_word(power: str, lang: str) -> str:
-    name = power_name(power, lang)
-    return name if name != power else power.title()
+def _proposal_example(position: Position, power: str, others: list[str], lang: str) -> str:
+    """What the proposal form's details field shows as an example, on the game's own map: a
+    move of one of the player's units, a share of two centres, a power, a province."""
+    v = installed_variant(position.variant)
+    board = v.board
+
+    def name(p: str) -> str:
+        return power_name(p, lang, v.name).upper()
+    other = others[0] if others else power
+    parts = []
+    units = position.units_of(power)
+    if units:
+        unit = units[0]
+        targets = (board.army_adjacency.get(unit.location) if unit.type.value == "A"
+                   else board.fleet_adjacency.get(unit.location)) or ()
+        if targets:
+            parts.append(f"{unit.type.value} {unit.location} - {sorted(targets)[0]}")
+    free = sorted(c for c in board.supply_centers if c not in position.centers) or sorted(
+        board.supply_centers)
+    if len(free) >= 2:
+        parts.append(f"{free[0]} {name(power)} {free[1]} {name(other)}")
+    parts.append(name(other))
+    if free:
+        parts.append(free[0])
+    return " / ".join(parts)
 
 
 @cache
@@ -225,8 +247,12 @@ class PlayApp:
     def start_page(self, lang: str, problem: str | None = None, status: int = 200) -> Reply:
         stamp = str(int(time.time()))
         token = f"{stamp}.{self._sign(stamp)}"
-        powers = list(installed_variant("standard").powers)
-        return self._html("start.html.j2", lang, status, powers=powers, token=token,
+        # the maps a solo game is played on, each with its title and its powers (the first
+        # one, the standard map, is chosen unless the player picks another)
+        variants = [{"name": v.name, "title": v.title(lang), "players": v.players,
+                     "powers": [p for seat in v.seats for p in seat]}
+                    for v in websolo.solo_variants()]
+        return self._html("start.html.j2", lang, status, variants=variants, token=token,
                           problem=problem)
 
     async def game_page(self, name: str, key: str, query: str, scope: Scope,
@@ -268,7 +294,9 @@ class PlayApp:
             return {
                 "name": game.name, "language": game.language, "game_status": game.status,
                 "variant": position.variant,  # the map the notation filter names places on
+                "game_variant": position.variant,  # the power filters' names (templating)
                 "power": power, "phase": game.phase, "others": others,
+                "proposal_example": _proposal_example(position, power, others, game.language),
                 "orders": orders,
                 "order_lines": [websolo.readable(o, game.language, variant=position.variant)
                                 for o in orders],
@@ -347,15 +375,18 @@ class PlayApp:
         client = str((scope.get("client") or ("?", 0))[0])
         if not self.limit.allow(client, time.monotonic()):
             return self.start_page(lang, "busy", 429)
+        playable = {v.name: v for v in websolo.solo_variants()}
+        chosen = playable.get(form.get("variant", "")) or next(iter(playable.values()))
         power = form.get("power", "")
-        choice = power if power in installed_variant("standard").powers else None
-        name, key = await asyncio.to_thread(self._create, choice, lang)
+        # a power of another map (the form lists every map's) is left to the lot
+        choice = power if any(power in seat for seat in chosen.seats) else None
+        name, key = await asyncio.to_thread(self._create, choice, lang, chosen.name)
         return Reply(303, location=f"/play/{quote(name)}/{quote(key)}")
 
-    def _create(self, power: str | None, lang: str) -> tuple[str, str]:
+    def _create(self, power: str | None, lang: str, variant: str) -> tuple[str, str]:
         with self.db.session() as session:
             game, key = websolo.create_solo(session, datetime.now(UTC), self.settings, power,
-                                            lang, self.seed)
+                                            lang, self.seed, variant)
             return game.name, key
 
     def _orders(self, name: str, key: str, lines: list[str], lang: str,

@@ -31,7 +31,7 @@ def tacit_retreat(
         return GeneratedOrder(
             Disband(unit.type, unit.location), GeneratedWhy.TACIT_RETREAT_NOWHERE
         )
-    distance = board.distances(home_territory(unit.power, homes))
+    distance = board.distances(home_territory(unit.power, homes, board))
 
     def preference(location: str) -> tuple[int, bool, str]:
         province = board.province_of(location)

@@ -403,11 +403,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
     # issue 14: a solo game against the computer powers (the power named is the creator's)
     OptionSpec("bots", _w("BOTS", ("AUTOMI", "CONTRO COMPUTER"), ("ROBOTS", "CONTRE ORDINATEUR")),
                OptionType.COMPUTER,
-               _v("yes|no|power: a solo game, you against six computer powers (before START; "
+               _v("yes|no|power: a solo game, you against the computer powers (before START; "
                   "power: the one you play)",
-                  "si|no|potenza: partita in solitario contro sei potenze del computer (prima "
+                  "si|no|potenza: partita in solitario contro le potenze del computer (prima "
                   "di INIZIA; potenza: quella che giochi)",
-                  "oui|non|puissance : partie en solitaire contre six puissances de "
+                  "oui|non|puissance : partie en solitaire contre les puissances de "
                   "l'ordinateur (avant COMMENCER ; puissance : celle que vous jouez)"),
                locked_after_start=True, setter=_set_bots),
     # issue 14: off by default, so the Sommossa of the italian rules stays the default

@@ -108,6 +108,7 @@ class Done(StrEnum):
     HISTORY = "history"
     SUMMARY = "summary"
     HELP = "help"
+    HELP_VARIANTS = "help_variants"
     NOTHING = "nothing"
     CONFIRM_HELD = "confirm_held"
     CONFIRM_SENT = "confirm_sent"

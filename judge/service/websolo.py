@@ -1,4 +1,4 @@
-"""The solo game in the browser (issue 15): a game against six computer powers with no account.
+"""The solo game in the browser (issue 15): a game against the computer powers with no account.
 
 * **The key.** Creating a game draws an unguessable key (``secrets.token_urlsafe``, 192 bits)
   that goes into the game's secret URL and nowhere else: the game stores its SHA-256 only
@@ -27,12 +27,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from judge.adjudicator.catalog import DEFAULT_VARIANT, variant_names
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.convoy_routes import sea_neighbours, seas_touching
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Move, SupportHold, UnitType, parse_canonical
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
+from judge.adjudicator.variant import Variant
 from judge.bots.council import Council
 from judge.bots.diplomat import Letter, render_letter
 from judge.bots.proposals import PressError, Proposal, ProposalAnswer, parse_press, render
@@ -70,15 +72,27 @@ def _unique_name(session: Session) -> str:
             return name
 
 
+def solo_variants() -> tuple[Variant, ...]:
+    """The installed variants a solo game can be played on (one power per seat: the BOTS
+    option's rule), the standard one first."""
+    names = [DEFAULT_VARIANT, *(n for n in variant_names() if n != DEFAULT_VARIANT)]
+    found = (installed_variant(n) for n in names)
+    return tuple(v for v in found if all(len(seat) == 1 for seat in v.seats))
+
+
 def create_solo(session: Session, now: datetime, settings: Settings, power: str | None,
-                language: str, seed: int | None = None) -> tuple[Game, str]:
-    """A started solo game for a browser; returns it and its key (shown once, in its URL).
-    ``seed``: the lot's and the computer powers' seed (drawn when None; tests fix it)."""
+                language: str, seed: int | None = None,
+                variant: str = DEFAULT_VARIANT) -> tuple[Game, str]:
+    """A started solo game for a browser on ``variant``'s map; returns it and its key (shown
+    once, in its URL). ``seed``: the lot's and the computer powers' seed (drawn when None;
+    tests fix it)."""
     player = Account(address=f"web-{secrets.token_hex(12)}", display_name="",
                      language=language, created=now, confirmed_at=None)
     session.add(player)
     session.flush()
     game = games.create_game(session, _unique_name(session), "", player, language, now)
+    if variant != DEFAULT_VARIANT:
+        games.apply_option(game, "variant", variant)
     games.apply_option(game, "bots", {"power": power})
     key = secrets.token_urlsafe(KEY_BYTES)
     games.update_options(game, deadlines_hours=dict(WEB_DEADLINE_HOURS),

@@ -90,6 +90,11 @@ def test_play_1901_by_clicks(play_url: str, browser: Any, tmp_path: Path) -> Non
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(play_url + "/play?lang=en")
+    # the power list shows the chosen map's powers only
+    page.select_option("#variant", "pure")
+    assert page.locator('#power optgroup[data-variant="standard"]').get_attribute("hidden") is not None
+    assert page.locator('#power optgroup[data-variant="pure"]').get_attribute("hidden") is None
+    page.select_option("#variant", "standard")
     page.select_option("#power", "ENGLAND")
     page.get_by_role("button", name="Start a game").click()
     page.wait_for_url(re.compile(r"/play/solo-[0-9a-f]+/[A-Za-z0-9_-]{30,}$"))

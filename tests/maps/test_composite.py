@@ -14,11 +14,15 @@ from judge.maps import render_png, render_svg
 from judge.maps.attachment import map_png
 from judge.maps.composite import composite_png
 from judge.maps.layout import variant_layout
-from judge.maps.style import POWER_COLOURS, POWER_TINTS
+from judge.maps.style import power_colours, power_tint
 from judge.maps.svg import centre_point
 
 # every installed variant: the imported maps' drawings (judge.maps.ps_drawing) too
 VARIANTS = list(variant_names())
+
+# the standard map's colours, as its map.json gives them
+POWER_COLOURS = power_colours("standard")
+POWER_TINTS = {p: power_tint("standard", p) for p in POWER_COLOURS}
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -10,10 +10,12 @@ from judge.adjudicator.jsonio import position_to_json
 from judge.adjudicator.orders import parse_canonical
 from judge.maps import MapSnapshot, render_png, render_svg, snapshot_from_turn
 from judge.maps.layout import variant_layout
-from judge.maps.style import POWER_COLOURS
+from judge.maps.style import power_colours
 from tests.standard_variant import STANDARD
 
 NS = {"s": "http://www.w3.org/2000/svg"}
+
+POWER_COLOURS = power_colours("standard")  # the standard map's, from its map.json
 
 
 def parse(svg: str) -> ET.Element:

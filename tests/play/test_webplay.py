@@ -85,6 +85,51 @@ def test_the_secret_url_is_the_only_key(db: Database) -> None:
         assert b"web-" not in body, path  # nor the player's account (it has no address)
 
 
+def _start_on(app: PlayApp, form: dict[str, str]) -> str:
+    """POST the start form with ``form`` (and a fresh token); the new game's name."""
+    page = call(app, "/play")[2]
+    token = re.search(rb'name="token" value="([^"]+)"', page).group(1).decode()  # type: ignore[union-attr]
+    status, headers, _ = call(app, "/play", "POST", {"token": token, **form})
+    assert status == 303, status
+    return headers["location"].split("/")[2]
+
+
+def test_the_start_form_chooses_the_variant_and_the_power(db: Database) -> None:
+    app = make_app(db)
+    status, _, page = call(app, "/play?lang=it")
+    text = page.decode()
+    assert status == 200 and '<select id="variant" name="variant">' in text
+    # every map a solo game can be played on, the standard one first, with its title in the
+    # page's language; the seats of several powers (standard-2 to 4) cannot be played solo
+    chooser = text.split('<select id="variant" name="variant">')[1].split("</select>")[0]
+    offered = re.findall(r'<option value="([a-z0-9-]+)">', chooser)
+    assert offered == [v.name for v in websolo.solo_variants()]
+    assert offered[0] == "standard" and "pure" in offered and "standard-4" not in offered
+    assert "Sei giocatori (senza Italia) (6 giocatori)" in text
+    # each map's powers, named in the language from the map's data
+    assert re.search(r'<optgroup label="Pure" data-variant="pure">\s*<option value="AUSTRIA">'
+                     r"Austria</option>", text)
+    assert '<option value="ENGLAND">Inghilterra</option>' in text
+    name = _start_on(app, {"variant": "pure", "power": "FRANCE", "lang": "en"})
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None and game.variant == "pure" and game.status == "active"
+        assert websolo.human_power(game) == "FRANCE"
+        assert sorted(u for us in game.position["units"].values() for u in us)[0] == "A BER"
+    # a power the chosen map has no player for (Italy is out of standard-6) is drawn by lot;
+    # a map the form does not offer is the standard one
+    name = _start_on(app, {"variant": "standard-6", "power": "ITALY", "lang": "en"})
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None and game.variant == "standard-6"
+        assert websolo.human_power(game) not in ("", "ITALY")
+    name = _start_on(app, {"variant": "standard-2", "power": "ITALY", "lang": "en"})
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None and game.variant == "standard"
+        assert websolo.human_power(game) == "ITALY"
+
+
 def test_forms_are_protected_and_bounded(db: Database) -> None:
     app = make_app(db, web_games_per_client_per_hour=2)
     name, key = start(app)

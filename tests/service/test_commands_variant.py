@@ -60,3 +60,33 @@ def test_players_and_removals_are_listed(db: Database) -> None:
         assert len(gamerepo.seats(session, h.game("tre").id)) == 7
     # the variant cannot change once the game has started
     assert "cannot change" in h.reply(GM, "SIGNON GM tre secret\nPLAYERS 4")
+
+
+def test_help_variants_lists_every_installed_variant_in_three_languages(db: Database) -> None:
+    from judge.adjudicator.catalog import variant, variant_names
+
+    h = Harness(db)
+    replies = {"en": h.reply(PLAYERS[0], "HELP VARIANTS"),
+               "it": h.reply(PLAYERS[0], "AIUTO VARIANTI"),
+               "fr": h.reply(PLAYERS[0], "AIDE VARIANTES")}
+    assert "The maps this judge plays (at CREATE, the line VARIANT name" in replies["en"]
+    assert "Le mappe che questo judge gioca" in replies["it"]
+    assert "Les cartes que joue ce juge" in replies["fr"]
+    for lang, text in replies.items():
+        for name in variant_names():
+            v = variant(name)
+            assert f"    {name} -- {v.title(lang)}\n" in text, (lang, name)
+    assert "7 players; victory: 18 supply centres of 34" in replies["en"]
+    assert "4 players; victory: 18 supply centres of 34" in replies["en"]  # standard-4
+    assert "7 giocatori; vittoria: 18 centri di rifornimento su 34" in replies["it"]
+    assert "Puissances : Autriche, Angleterre, France" in replies["fr"]
+    assert "Potenze: Austria, Inghilterra, Francia" in replies["it"]
+    # standard-6: Italy is out, it is not one of the powers played
+    six = replies["en"].split("standard-6 --")[1].split("Powers: ")[1].split("\n")[0]
+    assert six == "Austria, England, France, Germany, Russia, Turkey."
+
+
+def test_help_lists_its_variants_argument(db: Database) -> None:
+    h = Harness(db)
+    assert "HELP [VARIANTS]" in h.reply(PLAYERS[0], "HELP")
+    assert "AIDE [VARIANTES]" in h.reply(PLAYERS[0], "AIDE")

@@ -5,6 +5,24 @@
 // (POST .../check); this script only offers the legal ones and draws them.
 (function () {
   "use strict";
+  // the start form: the power list shows the chosen map's powers only
+  var variantEl = document.getElementById("variant");
+  var powerEl = document.getElementById("power");
+  if (variantEl && powerEl) {
+    var showPowers = function () {
+      var groups = powerEl.querySelectorAll("optgroup");
+      for (var i = 0; i < groups.length; i++) {
+        var mine = groups[i].getAttribute("data-variant") === variantEl.value;
+        groups[i].hidden = !mine;
+        groups[i].disabled = !mine;
+      }
+      var picked = powerEl.options[powerEl.selectedIndex];
+      if (picked && picked.parentNode.disabled) { powerEl.value = ""; }
+    };
+    variantEl.addEventListener("change", showPowers);
+    showPowers();
+    return;
+  }
   var dataEl = document.getElementById("play-data");
   var board = document.getElementById("board");
   if (!dataEl || !board) { return; }

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.adjudicator.catalog import variant, variant_names
 from judge.adjudicator.phase import Phase
 from judge.parsing.command_table import ROLE_ORDER, command_rows, option_rows
 from judge.parsing.commands import LANGS, Command, Verb
+from judge.parsing.commands_lexicon import lexicon
 from judge.service import computer, games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
@@ -27,8 +29,23 @@ def help_groups(lang: str) -> list[dict[str, Any]]:
         for o in option_rows(lang)]}]
 
 
+def variant_rows(lang: str) -> list[dict[str, Any]]:
+    """HELP VARIANTS' content: every installed variant, its title and powers in ``lang``."""
+    rows = []
+    for name in variant_names():
+        v = variant(name)
+        rows.append({"name": name, "title": v.title(lang), "players": v.players,
+                     "victory": v.victory, "centres": len(v.supply_centers),
+                     "powers": [v.power_name(p, lang) for p in v.active_powers(v.first_phase)]})
+    return rows
+
+
 @handles(Verb.HELP)
 def help_command(s: MailSession, cmd: Command) -> None:
+    if cmd.value == "variants":
+        s.say(Done.HELP_VARIANTS, variants=variant_rows(s.lang),
+              keyword=lexicon().option_keyword("variant", s.lang))
+        return
     s.say(Done.HELP, groups=help_groups(s.lang))
 
 

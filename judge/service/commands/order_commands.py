@@ -67,7 +67,7 @@ def _localised(params: dict[str, Any], lang: str, variant: str) -> dict[str, Any
     out: dict[str, Any] = {}
     for key, value in params.items():
         if key in _POWER_PARAMS and isinstance(value, str):
-            value = lexicon().power_name(value, lang)
+            value = lexicon().power_name(value, lang, variant)
         elif key in _ORDER_PARAMS and isinstance(value, str):
             value = in_notation([value], lang, variant=variant)[0]
         out[key] = value

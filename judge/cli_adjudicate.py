@@ -263,6 +263,7 @@ def _variants_dir() -> Path:
 
 def run_variants_import(args: argparse.Namespace) -> int:
     """``judge variants import FILE.map``: a variant folder from one of DPjudge's maps."""
+    from judge.adjudicator.catalog import DEFAULT_VARIANT, map_powers
     from judge.adjudicator.map_import import convert, power_colours
     from judge.adjudicator.mapfile import MapError, read_map
 
@@ -278,7 +279,9 @@ def run_variants_import(args: argparse.Namespace) -> int:
     ps_text = ps_path.read_text("latin-1") if ps_path.is_file() else ""
     try:
         mapfile = read_map(source.name, resolve)
-        map_json, variant_json = convert(mapfile, name, power_colours(ps_text))
+        # a power the drawing gives no colour keeps the standard map's (fleetrome's France)
+        standard = {power: info.colour for power, info in map_powers(DEFAULT_VARIANT).items()}
+        map_json, variant_json = convert(mapfile, name, power_colours(ps_text), standard)
     except MapError as exc:
         return _fail(str(exc), 2)
     if args.title:

@@ -30,8 +30,10 @@ from judge.maps.ps_drawing import (  # noqa: E402
 )
 
 LIBRARY = ROOT.parent / "shared" / "variants" / "dpjudge"
-VARIANTS = ("ancmed", "1900", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
-            "crowded", "fiveman", "britain", "hundred", "sengoku", "aberration", "v8", "chromatic")
+# the shipped variants with a drawing of their own (1900 and hundred convert too, but their
+# .map files are not yet played: see scripts/import_variants.py)
+VARIANTS = ("ancmed", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
+            "crowded", "fiveman", "britain", "sengoku", "aberration", "v8", "chromatic")
 
 
 def write(name: str, library: Path) -> str:

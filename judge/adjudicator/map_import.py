@@ -11,6 +11,7 @@ DPjudge-specific decision the judge cannot play stops the conversion with ``MapE
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from judge.adjudicator.mapfile import MapError, MapFile
@@ -160,9 +161,14 @@ def _names(m: MapFile, abbr: str, fallback: str) -> dict[str, Any]:
 
 
 def convert(
-    m: MapFile, name: str, colours: dict[str, str] | None = None
+    m: MapFile, name: str, colours: dict[str, str] | None = None,
+    fallback_colours: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(map.json, variant.json)`` of the variant ``name`` made from ``m``.
+
+    A power's colour is the drawing's (``colours``, as ``power_colours`` reads them), else the
+    one ``fallback_colours`` gives its code (the standard map's: ``fleetrome``'s France stays blue), else
+    one of ``PALETTE`` no other power of the map has.
 
     A PORT is a coastal province (``"port": true`` in its row) whose fleet may convoy, as a
     fleet at sea does (``geography.Province.convoys``).
@@ -235,7 +241,7 @@ def convert(
     powers: dict[str, Any] = {}
     used: set[str] = set()
     for rank, (code, decl) in enumerate(sorted(m.powers.items())):
-        colour = colours.get(code.replace("_", ""), "")
+        colour = colours.get(code.replace("_", "")) or (fallback_colours or {}).get(code, "")
         if not colour or colour in used:
             free = [c for c in PALETTE if c not in used]
             colour = free[0] if free else PALETTE[rank % len(PALETTE)]

@@ -55,6 +55,7 @@ class CommandRefusal(StrEnum):
     NO_PROPOSAL = "no_proposal"
     NO_COMPUTER_SEATS = "no_computer_seats"
     SEAT_NOT_FREE = "seat_not_free"
+    PRESS_LIMIT = "press_limit"
 
 
 class Done(StrEnum):

@@ -3,8 +3,13 @@
 A hostile sender can forge any From, so a mail is no proof that its sender reads the address
 it names. Before anything adds an address to a game (JOIN or CREATE from a new address, OBSERVE,
 SET ADDRESS, REPLACE) that address gets ONE mail: a confirmation carrying a random token; only
-an answer with the token (a reply keeping the subject ``confirm <token>``, or the line
-``CONFIRM <token>``) confirms it.
+an answer with the line ``CONFIRM <token>`` confirms it.
+
+A confirmation is a person's act (issue 25): the token counts only on a line of its own,
+outside quoted text, after the command word in any of the judge's languages (CONFIRM,
+CONFERMA, CONFERMO, CONFIRMER). A subject that still says ``confirm <token>`` confirms
+nothing: an out-of-office reply quotes subjects (and bodies). Mail that looks automatic never
+gets this far (``judge.mail.loopguard``: the usual headers, and auto-reply subjects).
 
 * A mail from an unconfirmed sender that would add it to a game is *held* whole (the inbound
   row turns ``held``) and answered with the confirmation; once confirmed it is handled again
@@ -36,7 +41,12 @@ from judge.storage.models import Confirmation
 log = logging.getLogger(__name__)
 
 TOKEN_HEX = 32
-ANSWER = re.compile(rf"\bconfirm\s+([0-9a-f]{{{TOKEN_HEX}}})\b(?:[ \t]+(\S+))?", re.IGNORECASE)
+# the command word in each language -> that language (the acknowledgement is said in it)
+WORDS = {"confirm": "en", "conferma": "it", "confermo": "it", "confirmer": "fr"}
+ANSWER = re.compile(rf"^({'|'.join(WORDS)})[ \t]+([0-9a-f]{{{TOKEN_HEX}}})(?:[ \t]+(\S+))?$",
+                    re.IGNORECASE)
+# the token in a confirmation's subject (what ``token_in_subject`` reads back, tests and tools)
+IN_SUBJECT = re.compile(rf"\bconfirm\s+([0-9a-f]{{{TOKEN_HEX}}})\b", re.IGNORECASE)
 # the subject a confirmation carries; a reply ("Re: confirm ...") keeps it
 SUBJECT = "confirm {token}"
 
@@ -45,28 +55,28 @@ SUBJECT = "confirm {token}"
 class ConfirmationAnswer:
     token: str
     password: str | None  # REPLACE: the password the new player chose
-    line_no: int | None  # the body line that carried it (None: the subject)
+    line_no: int  # the body line that carried it
+    lang: str = "en"  # the language of the command word
 
 
 def find_answer(ctx: MailContext) -> ConfirmationAnswer | None:
-    """The token this mail answers, from a ``CONFIRM`` line or else the subject."""
+    """The token this mail answers: a ``CONFIRM <token>`` line of its own, unquoted."""
     return find_answer_in(ctx.mail)
 
 
 def find_answer_in(mail: IncomingMail) -> ConfirmationAnswer | None:
+    # ``lines`` holds no quoted text, attribution, forwarded part or signature (cleanup)
     for no, line in enumerate(mail.lines, start=1):
         match = ANSWER.match(line.strip())
         if match:
-            return ConfirmationAnswer(match.group(1).lower(), match.group(2), no)
-    match = ANSWER.search(mail.subject or "")
-    if match:
-        return ConfirmationAnswer(match.group(1).lower(), None, None)
+            return ConfirmationAnswer(match.group(2).lower(), match.group(3), no,
+                                      WORDS[match.group(1).lower()])
     return None
 
 
 def token_in_subject(subject: str) -> str | None:
-    """The token of a confirmation mail's subject (what a reply keeps), else None."""
-    match = ANSWER.search(subject or "")
+    """The token of a confirmation mail's subject, else None (it confirms nothing)."""
+    match = IN_SUBJECT.search(subject or "")
     return match.group(1).lower() if match else None
 
 
@@ -99,14 +109,17 @@ class Requests:
         return None
 
     def make(self, address: str, action: str, *, game_id: int | None = None,
-             power: str | None = None, inbound_id: int | None = None) -> str:
-        """Store a pending confirmation; returns the token (mailed by the caller)."""
+             power: str | None = None, inbound_id: int | None = None,
+             lang: str | None = None, payload: dict[str, object] | None = None) -> str:
+        """Store a pending confirmation; returns the token (mailed by the caller). ``lang``:
+        the language the request was made in (the acknowledgement is said in it)."""
         token = new_token()
         now = self.ctx.now
         guardrepo.add_confirmation(self.ctx.session, Confirmation(
             token_sha256=guardrepo.token_digest(token), address=address, action=action,
             requested_by_id=self.requester_id, inbound_id=inbound_id, game_id=game_id,
-            power=power, payload={}, status="pending", created=now,
+            power=power, payload={**(payload or {}), **({"lang": lang} if lang else {})},
+            status="pending", created=now,
             expires_at=now + timedelta(days=self.ctx.settings.confirmation_days)))
         self.made += 1
         log.info("confirmation (%s) sent to %s", action, address)

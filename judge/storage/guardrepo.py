@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from judge.storage.models_game import Account, Game, Seat
+from judge.storage.models_game import Account, Game, Press, Seat
 from judge.storage.models_guard import Confirmation, SignonLock
 from judge.storage.models_mail import InboundMail
 
@@ -119,3 +119,10 @@ def seat_by_relay_secret(session: Session, game_id: int, secret: str) -> Seat | 
 
 def game_by_id(session: Session, game_id: int) -> Game | None:
     return session.get(Game, game_id)
+
+
+def press_sent_since(session: Session, game_id: int, power: str, since: datetime) -> int:
+    """Press messages ``power`` sent in game ``game_id`` since ``since`` (the daily budget)."""
+    return int(session.scalar(
+        select(func.count()).select_from(Press).where(
+            Press.game_id == game_id, Press.from_power == power, Press.created >= since)) or 0)

@@ -91,7 +91,7 @@ def drain(db: Database, settings: Settings, dispatcher, limit: int = inbox.DRAIN
 def replies_by_mail(db: Database, kind: str | None = None) -> Counter[str]:
     with db.session() as s:
         return Counter(r.in_reply_to for r in list_outbound(s, limit=1000)
-                       if kind is None or r.kind == kind)
+                       if kind is None or r.kind == kind or (kind == "reply" and r.kind.startswith(kind)))
 
 
 def outbound_to(db: Database, message_id: str) -> list:

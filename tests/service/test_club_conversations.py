@@ -285,7 +285,7 @@ def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
         deadlines.schedule(s, game, game.phase, search_ends, h.now)
     offer = h.mail(GM_ADDRESS, gm + f"{replace_word} AUSTRIA {NEWCOMER}")
     done = h.answer_confirmation(offer, NEWCOMER, "nuova-password")
-    briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind == "reply")
+    briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind.startswith("reply"))
     told = {m.to: m for m in done if m.kind == "bulletin"}
     # everyone hears it: the players (the newcomer too), the GM, the observer, the club's list
     assert {*(p for p in players.values() if p != players["AUSTRIA"]), GM_ADDRESS, WATCHER,

@@ -41,7 +41,7 @@ def hold_unconfirmed(s: MailSession) -> bool:
         s.ctx.drop_note = f"no reply: held for confirmation, none may be sent ({why})"
         s.finished = True
         return True
-    token = s.requests.make(address, "mail", inbound_id=s.ctx.inbound_id)
+    token = s.requests.make(address, "mail", inbound_id=s.ctx.inbound_id, lang=s.lang)
     s.ctx.held = s.ctx.inbound_id is not None
     s.begin(None)
     s.say(Done.CONFIRM_HELD, token=token, days=_days(s))
@@ -61,8 +61,8 @@ def ask_address(s: MailSession, game: Game, power: str, address: str, action: st
         log.warning("no confirmation to %s (%s)", address, why)
         s.say(CommandRefusal.CONFIRM_LIMIT, reason=why)
         return False
-    token = s.requests.make(address, action, game_id=game.id, power=power)
     lang = reply_text.check_lang(game.language)
+    token = s.requests.make(address, action, game_id=game.id, power=power, lang=lang)
     key = Done.CONFIRM_REPLACE if action == "replace" else Done.CONFIRM_ADDRESS
     text = reply_text.message(lang, key.value, game=game.name, power=power, token=token,
                           days=_days(s))
@@ -79,10 +79,17 @@ def answer(s: MailSession) -> bool:
     if found is None:
         return False
     s.begin(None)
+    # said in the language of the word (CONFERMA: Italian), else of the request, else of the
+    # game (``touch`` below): never English to everyone (issue 28)
+    s.lang_hint = found.lang if found.lang != "en" else None
     row = confirm.take(s.ctx, found.token)
+    if row is not None and s.lang_hint is None:
+        asked = (row.payload or {}).get("lang")
+        s.lang_hint = asked if isinstance(asked, str) else None
     if row is None:
         s.say(CommandRefusal.CONFIRM_UNKNOWN)
         return True
+    s.signed = True  # the token was mailed to that address alone: a person read it
     if row.action == "replace" and not found.password:
         row.status = "pending"  # not used up: the player only forgot the password
         row.done_at = None

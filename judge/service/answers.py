@@ -111,6 +111,8 @@ class Done(StrEnum):
     CONFIRMED = "confirmed"
     NEWCOMER = "newcomer"  # a replacement player's briefing: position, units, deadline, bulletin
     SEAT_LOCKED = "seat_locked"
+    SIGNON_HELD = "signon_held"  # a sign-on to a locked seat, kept until its player confirms
+    CONFIRM_SIGNON = "confirm_signon"
     NEGOTIATION = "negotiation"  # a computer power's answer, already in the game's language
     PROPOSAL_SENT = "proposal_sent"
     PROPOSAL_ANSWERED = "proposal_answered"

@@ -34,6 +34,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from judge.service.caller import Prepared
 from judge.service.uow import IncomingMail, MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
@@ -124,6 +125,39 @@ class Requests:
         self.made += 1
         log.info("confirmation (%s) sent to %s", action, address)
         return token
+
+
+def held_secrets(prepared: Prepared | None, mapping: dict[str, str]) -> dict[str, object]:
+    """What a held mail's handling will need of its passwords, by placeholder (issue 25):
+    the fresh hashes made for it (CREATE, JOIN, SET PASSWORD) and whether each sign-on
+    matched (with the stored hash it was checked against). Never the password: the held
+    mail's raw copy carries the placeholders (``judge.service.rawmask.mask_held``)."""
+    found: dict[str, object] = {}
+    for word, placeholder in mapping.items():
+        hashes = list(prepared.hashes.get(word, [])) if prepared is not None else []
+        checks = [[stored, ok] for (given, stored), ok in prepared.verified.items()
+                  if given == word] if prepared is not None else []
+        found[placeholder] = {"hashes": hashes, "checks": checks}
+    return found
+
+
+def restore(ctx: MailContext, prepared: Prepared) -> set[tuple[int, str]]:
+    """A held mail handled again once its confirmation was answered: its placeholders' hashes
+    and sign-on results put back into ``prepared``; returns the seats (game id, power) whose
+    lock the answer lifted for this mail (a confirmation mailed to the seat's address)."""
+    if ctx.inbound_id is None:
+        return set()
+    since = ctx.now - timedelta(days=ctx.settings.confirmation_days)
+    unlocked: set[tuple[int, str]] = set()
+    for row in guardrepo.answered_for_mail(ctx.session, ctx.inbound_id, since):
+        held = (row.payload or {}).get("held", {}).get(str(ctx.inbound_id), {})
+        for placeholder, needs in held.items():
+            prepared.hashes.setdefault(placeholder, []).extend(needs.get("hashes", []))
+            for stored, ok in needs.get("checks", []):
+                prepared.verified[(placeholder, stored)] = bool(ok)
+        if row.action == "signon" and row.game_id is not None and row.power:
+            unlocked.add((row.game_id, row.power))
+    return unlocked
 
 
 def take(ctx: MailContext, token: str) -> Confirmation | None:

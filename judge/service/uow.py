@@ -124,6 +124,8 @@ class MailContext:
     prepared: Prepared | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
     secrets: set[str] = field(default_factory=set)
+    # a held mail: each password -> the placeholder its stored copy carries (issue 25)
+    held_mask: dict[str, str] | None = None
     _notes_said: bool = False
 
     def sender_language(self) -> str:
@@ -145,7 +147,7 @@ class MailContext:
         return lines
 
     def reply(self, text: str, subject: str | None = None,
-              lang: str | None = None, kind: str = ANONYMOUS) -> OutboundMail | None:
+              lang: str | None = None, kind: str = SIGNED) -> OutboundMail | None:
         """Queue an answer to the sender (threaded, auto-replied, under the daily cap).
 
         The answer goes to the From addr-spec, never to Reply-To: a Reply-To is whatever the

@@ -30,7 +30,9 @@ AUTOMATIC_HEADERS = ("x-autoreply", "x-autorespond", "x-autoresponder", "list-id
 # the subjects vacation programs and mail clients give their automatic replies, in English,
 # Italian, French and German, after any "Re:"/"AW:"/"R:" a client put before them
 AUTOMATIC_SUBJECT = re.compile(
-    r"^(?:\s*(?:re|aw|r|rif|sv|tr|fw|fwd|wg)\s*:\s*)*(?:"
+    # each prefix is a word and its colon, nothing optional on both sides of it: matching
+    # stays linear however many "Re: Re: Re:" an auto-responder piled up
+    r"^\s*(?:(?:re|aw|r|rif|sv|tr|fw|fwd|wg)\s*:\s*)*(?:"
     r"out of (?:the )?office|automatic reply|auto(?:matic)?[- ]?(?:reply|response)|"
     r"autoreply|auto:|away from (?:the )?office|on vacation|vacation reply|absence\b|"
     r"risposta automatica|fuori (?:sede|ufficio)|"
@@ -56,7 +58,7 @@ def loop_reason(
     suppress = headers.get("x-auto-response-suppress", "").lower()
     if any(word in suppress for word in ("all", "oof", "autoreply")):
         return f"X-Auto-Response-Suppress: {suppress}"
-    subject = " ".join(headers.get("subject", "").split())
+    subject = " ".join(headers.get("subject", "")[:2000].split())
     if AUTOMATIC_SUBJECT.match(subject):
         return f"automatic reply (subject {subject[:40]!r})"
     if headers.get("x-loop", "").strip().lower() == own_address.lower():

@@ -186,15 +186,15 @@ class Database:
         (its log and old row versions are the server's files, not the judge's)."""
         if not self.is_sqlite:
             return True
-        with self._sqlite_lock or contextlib.nullcontext(), self._writer_queue():
-            with self.engine.connect() as conn:
-                cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-                try:
-                    cursor.execute("PRAGMA busy_timeout=200")
-                    row = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-                finally:
-                    cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
-                    cursor.close()
+        with self._sqlite_lock or contextlib.nullcontext(), self._writer_queue(), \
+                self.engine.connect() as conn:
+            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute("PRAGMA busy_timeout=200")
+                row = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
+                cursor.close()
         self.wal_dirty = row is None or row[0] != 0
         return not self.wal_dirty
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
+from judge.mail.loopguard import loop_reason
 from judge.service.auth import verify_password
 from judge.service.confirm import token_in_subject
 from judge.settings import Settings
@@ -365,3 +366,19 @@ async def test_a_held_join_leaves_no_password_in_any_file(judge: RunningJudge,
         assert verify_password(SECRET, seat.password_hash)
     assert _in_tables(judge, SECRET) == []
     assert _in_files(settings.database_url, SECRET.encode()) == []
+
+
+@pytest.mark.parametrize("subject", [
+    "Out of office: Re: confirm 0123", "Automatic reply: orders", "Risposta automatica: ordini",
+    "Réponse automatique : ordres", "AW: Abwesenheitsnotiz", "Fuori sede", "Auto: hello",
+    "RE: Absence du bureau",
+])
+def test_auto_reply_subjects_are_automatic_mail(subject: str) -> None:
+    assert loop_reason({"subject": subject}, "person@example.net", JUDGE) is not None
+
+
+@pytest.mark.parametrize("subject", ["Re: confirm 0123", "absent-minded orders", "orders",
+                                     "Re: " * 5000 + "hello"])
+def test_a_persons_subjects_are_not(subject: str) -> None:
+    # the last one: the match must stay linear in a pile of "Re:" (it once hung the drain)
+    assert loop_reason({"subject": subject}, "person@example.net", JUDGE) is None

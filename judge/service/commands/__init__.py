@@ -26,7 +26,6 @@ from judge.parsing.commands import (
 from judge.service import computer, confirm, press, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
-from judge.service.rawmask import is_placeholder
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
     gm,
@@ -45,6 +44,7 @@ from judge.service.commands.session import (
     ReplyEntry,
     echo_of,
 )
+from judge.service.rawmask import is_placeholder
 from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings

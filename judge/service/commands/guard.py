@@ -20,7 +20,6 @@ from judge.service import confirm, games, lockout, rawmask
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands import newcomer, reply_text
 from judge.service.commands.session import MailSession
-from judge.storage import guardrepo
 from judge.storage.models import Confirmation, Game
 
 log = logging.getLogger(__name__)
@@ -98,7 +97,7 @@ def _hold_for_seat(s: MailSession, game: Game, power: str, registered: str) -> N
     s.touch(game)
     s.begin(None)
     inbound = str(s.ctx.inbound_id)
-    pending = guardrepo.pending_signon(s.session, game.id, power, s.now)
+    pending = s.store.pending_signon(game.id, power, s.now)
     held = dict((pending.payload or {}).get("held", {})) if pending is not None else {}
     if pending is not None and len(held) >= HELD_PER_SEAT:
         log.warning("inbound %s: %s in %s locked, %d mails already held: not kept",

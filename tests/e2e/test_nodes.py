@@ -175,4 +175,4 @@ def test_three_nodes_share_a_storm_and_survive_a_kill(
     twice = {mid: n for mid, n in arrived.items() if n > 1}
     assert sum(n - 1 for n in twice.values()) <= 1, twice
     # the help mails sent to every node were answered
-    assert sum(1 for _, _, _, kind in rows if kind == "reply") >= 7
+    assert sum(1 for _, _, _, kind in rows if kind.startswith("reply")) >= 7

@@ -347,7 +347,7 @@ async def test_a_held_join_leaves_no_password_in_any_file(judge: RunningJudge,
     rows = await _settled(judge, 1)
     assert rows[0].status == "held"
     assert _in_tables(judge, SECRET) == []
-    assert _in_files(settings.database_url, SECRET.encode()) == []
+    assert await _files_cleared(settings.database_url, SECRET.encode()) == []
     # the held mail carries what its handling needs: the newcomer joins with that password
     [asked] = [m for m in _outbox(judge) if m.to_addr == newcomer]
     token = token_in_subject(asked.subject)
@@ -365,7 +365,25 @@ async def test_a_held_join_leaves_no_password_in_any_file(judge: RunningJudge,
         [seat] = s.scalars(select(Seat).where(Seat.account_id == account.id)).all()
         assert verify_password(SECRET, seat.password_hash)
     assert _in_tables(judge, SECRET) == []
-    assert _in_files(settings.database_url, SECRET.encode()) == []
+    assert await _files_cleared(settings.database_url, SECRET.encode()) == []
+    # a mail handled at once (not held) leaves none either, once masked: the listener's
+    # clear copy is gone from the -wal file too
+    await _send(judge, GM, "SIGNON GM beta gmpass\nSET PASSWORD Other-Secret-77", envelope=GM)
+    await _settled(judge, 3)
+    for secret in ("gmpass", "Other-Secret-77"):
+        assert _in_tables(judge, secret) == []
+        assert await _files_cleared(settings.database_url, secret.encode()) == []
+
+
+async def _files_cleared(url: str, needle: bytes) -> list[str]:
+    """The files still holding ``needle`` once the drain truncated the -wal file: a reader
+    busy at that moment makes it try again at its next round (``Database.wal_dirty``)."""
+    for _ in range(100):
+        found = _in_files(url, needle)
+        if not found:
+            return found
+        await asyncio.sleep(0.1)
+    return _in_files(url, needle)
 
 
 @pytest.mark.parametrize("subject", [

@@ -60,7 +60,9 @@ class Judge:
                         JUDGE_RETRY_BASE_SECONDS="0.2", JUDGE_RETRY_MAX_SECONDS="1",
                         JUDGE_DRAIN_POLL_SECONDS="0.5", JUDGE_LOG_LEVEL="WARNING",
                         JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()),
-                        JUDGE_REPLIES_PER_ADDRESS_PER_DAY="1000")
+                        JUDGE_REPLIES_PER_ADDRESS_PER_DAY="1000",
+                        JUDGE_ANONYMOUS_REPLIES_PER_ADDRESS_PER_DAY="1000",
+                        JUDGE_UNREAD_REPLIES_PER_ADDRESS_PER_DAY="1000")
         self.env.pop("JUDGE_CONFIG", None)
         self.proc: subprocess.Popen[bytes] | None = None
 

@@ -130,7 +130,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite:///{os.path.join(tmp, 'growth.db')}"
         settings = Settings(address="judge@bench.test", database_url=url,
-                            replies_per_address_per_day=10**9)
+                            replies_per_address_per_day=10**9,
+                            anonymous_replies_per_address_per_day=10**9,
+                            unread_replies_per_address_per_day=10**9)
         db = Database(url)
         db.migrate()
         start = time.perf_counter()

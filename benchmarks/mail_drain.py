@@ -132,7 +132,9 @@ def main() -> None:
                         help="list the statements per mail and where they come from")
     args = parser.parse_args()
     settings = Settings(address="judge@example.org",
-                        replies_per_address_per_day=args.mails + 10)
+                        replies_per_address_per_day=args.mails + 10,
+                        anonymous_replies_per_address_per_day=args.mails + 10,
+                        unread_replies_per_address_per_day=args.mails + 10)
     from judge.service.commands import reply_text
 
     reply_text.warm()

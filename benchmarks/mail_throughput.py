@@ -314,7 +314,9 @@ def run_judge(url: str, n: int, clients: int, scenario: str = "help"
     env = dict(os.environ, JUDGE_DATABASE_URL=url, JUDGE_ADDRESS="judge@example.org",
                JUDGE_LMTP_PORT=str(port), JUDGE_SMTP_LISTEN_PORT="0",
                JUDGE_SMTP_HOST="127.0.0.1", JUDGE_SMTP_PORT=str(relay_port),
-               JUDGE_REPLIES_PER_ADDRESS_PER_DAY=str(n + 10), JUDGE_LOG_LEVEL="WARNING",
+               JUDGE_REPLIES_PER_ADDRESS_PER_DAY=str(n + 10),
+               JUDGE_ANONYMOUS_REPLIES_PER_ADDRESS_PER_DAY=str(n + 10),
+               JUDGE_UNREAD_REPLIES_PER_ADDRESS_PER_DAY=str(n + 10), JUDGE_LOG_LEVEL="WARNING",
                JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()))
     env.pop("JUDGE_CONFIG", None)
     command = [sys.executable, "-m", "judge.cli_mail", "serve"]

@@ -225,7 +225,9 @@ def start_judges(url: str, nodes: int, relay_port: int, log_dir: Path, workers: 
         env = dict(os.environ, JUDGE_DATABASE_URL=url, JUDGE_ADDRESS="judge@judge.test",
                    JUDGE_LMTP_PORT=str(port), JUDGE_SMTP_LISTEN_PORT="0",
                    JUDGE_SMTP_HOST="127.0.0.1", JUDGE_SMTP_PORT=str(relay_port),
-                   JUDGE_REPLIES_PER_ADDRESS_PER_DAY="100000", JUDGE_LOG_LEVEL="WARNING",
+                   JUDGE_REPLIES_PER_ADDRESS_PER_DAY="100000",
+                   JUDGE_ANONYMOUS_REPLIES_PER_ADDRESS_PER_DAY="100000",
+                   JUDGE_UNREAD_REPLIES_PER_ADDRESS_PER_DAY="100000", JUDGE_LOG_LEVEL="WARNING",
                    JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()),
                    JUDGE_SCHEDULER_SWEEP_SECONDS="5", JUDGE_TURN_WORKERS=str(workers),
                    JUDGE_SMTP_CONNECTIONS=str(lanes))

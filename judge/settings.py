@@ -121,7 +121,8 @@ class Settings:
         60.0, "Backoff between tries: base * 2^(tries-1), at most max.")
     retry_max_seconds: float = setting(6 * 3600.0, "")
     replies_per_address_per_day: int = setting(
-        50, "Replies to one address in 24 hours beyond this are dropped (logged), to break loops.")
+        50, "Replies to one address in 24 hours for mail signed on with a right password (or "
+        "the GM's, a confirmation's) beyond this are dropped (logged), to break loops.")
     max_mail_connections: int = setting(
         200, "Connection limits (0: none). Above max_mail_connections a mail client gets a 421.",
         section="limits")
@@ -167,6 +168,16 @@ class Settings:
         section="abuse")
     confirmations_per_sender_per_day: int = setting(
         5, "Confirmations one sender's mail may cause in 24 hours.")
+    anonymous_replies_per_address_per_day: int = setting(
+        10, "Answers in 24 hours to one address for mail that signed on to nothing (strangers, "
+        "wrong passwords, forged From): their own budget, so they never use up "
+        "replies_per_address_per_day, which counts only mail signed on with a right password.")
+    unread_replies_per_address_per_day: int = setting(
+        3, "Answers in 24 hours to one address for mail in which no command was read (an "
+        "auto-responder's exchange stops there).")
+    press_per_seat_per_day: int = setting(
+        100, "Press messages one seat (or the GM) may send in 24 hours; one mail sends each "
+        "recipient at most one press mail.")
     confirmation_days: float = setting(
         7.0, "An unanswered confirmation (and the mail it holds) expires after this many days.")
     max_command_lines: int = setting(

@@ -100,7 +100,7 @@ class Demo:
             msg = message_from_bytes(captured.raw)
             token = token_in_subject(str(msg.get("Subject", "")))
             if token and sender in captured.recipients:
-                await self._deliver(sender, "", f"Re: confirm {token}")
+                await self._deliver(sender, f"CONFIRM {token}\n", f"Re: confirm {token}")
 
     async def _deliver(self, sender: str, body: str, subject: str) -> None:
         msg = EmailMessage()

@@ -2,7 +2,8 @@
 
 Quoted lines, the attribution line that opens a quoted reply ("On ... wrote:", "Il giorno ...
 ha scritto:", "Le ... a écrit :") with everything after it, forwarded-message separators and
-the signature (a line ``-- `` and after) are never commands.
+the signature (a line ``-- `` and after) are never commands. Outlook quotes without ``>``: its
+line of underscores (or "-----Ursprüngliche Nachricht-----") opens the quoted mail.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ ATTRIBUTION = re.compile(
 )
 SEPARATOR = re.compile(
     r"^\s*-{2,}\s*(Original Message|Messaggio originale|Message d'origine|"
-    r"Forwarded message|Messaggio inoltrato|Message transféré)\s*-{2,}\s*$",
+    r"Forwarded message|Messaggio inoltrato|Message transféré|Ursprüngliche Nachricht|"
+    r"Weitergeleitete Nachricht)\s*-{2,}\s*$"
+    r"|^\s*_{10,}\s*$",
     re.IGNORECASE,
 )
 

@@ -60,6 +60,7 @@ class CommandRefusal(StrEnum):
     ABSENCE_REFUSED = "absence_refused"  # issue 30: past the game's ABSENCE LIMIT, or the dates
     RECORD_TOO_LOW = "record_too_low"  # issue 30: below the game's MIN RELIABILITY at JOIN
     NO_CLOCK_VOTE = "no_clock_vote"  # APPROVE / OPPOSE with no request of a playing GM open
+    PRESS_LIMIT = "press_limit"
 
 
 class Done(StrEnum):
@@ -117,6 +118,8 @@ class Done(StrEnum):
     CONFIRMED = "confirmed"
     NEWCOMER = "newcomer"  # a replacement player's briefing: position, units, deadline, bulletin
     SEAT_LOCKED = "seat_locked"
+    SIGNON_HELD = "signon_held"  # a sign-on to a locked seat, kept until its player confirms
+    CONFIRM_SIGNON = "confirm_signon"
     NEGOTIATION = "negotiation"  # a computer power's answer, already in the game's language
     PROPOSAL_SENT = "proposal_sent"
     PROPOSAL_ANSWERED = "proposal_answered"

@@ -26,6 +26,7 @@ from judge.adjudicator.position import Position
 from judge.parsing.report import ParseReport
 from judge.service.answers import CommandRefusal, Done
 from judge.service.auth import hash_password, verify_password
+from judge.service.rawmask import is_placeholder
 from judge.settings import Settings
 from judge.storage.models import Account, Game
 
@@ -102,13 +103,20 @@ class Caller:
     signons: dict[tuple[str, str], str] = field(default_factory=dict)  # (game, power) -> pw
     created: int = 0  # games created by this request
     notices: list[OwedNotice] = field(default_factory=list)
+    # seats whose sign-on lock a confirmation from their registered address lifted for this
+    # request (a held mail released, issue 25)
+    unlocked: set[tuple[int, str]] = field(default_factory=set)
 
     def new_hash(self, password: str) -> str:
         """A new password's hash; refused when the request's scrypt budget is spent."""
         if self.hashes_left <= 0:
             raise Denied(CommandRefusal.TOO_MANY, what="passwords")
         self.hashes_left -= 1
-        return self.prepared.take_hash(password) or hash_password(password)
+        made = self.prepared.take_hash(password)
+        if made is None and is_placeholder(password):
+            # a held mail's password is gone from it: only the hash it carried can serve
+            raise Denied(CommandRefusal.TOO_MANY, what="passwords")
+        return made or hash_password(password)
 
     def check(self, game: Game, power: str, password: str, stored: str) -> bool:
         """One password check per power per request: whether ``password`` matches ``stored``.
@@ -124,6 +132,8 @@ class Caller:
                 return ok
             raise Denied(CommandRefusal.PASSWORD_ALREADY_TRIED, game)
         known = self.prepared.verified.get((password, stored))
+        if known is None and is_placeholder(password):
+            known = False  # a held mail whose check was not carried: never a match
         if known is None:
             if self.hashes_left <= 0:
                 raise Denied(CommandRefusal.TOO_MANY, game, what="passwords")

@@ -3,8 +3,13 @@
 A hostile sender can forge any From, so a mail is no proof that its sender reads the address
 it names. Before anything adds an address to a game (JOIN or CREATE from a new address, OBSERVE,
 SET ADDRESS, REPLACE) that address gets ONE mail: a confirmation carrying a random token; only
-an answer with the token (a reply keeping the subject ``confirm <token>``, or the line
-``CONFIRM <token>``) confirms it.
+an answer with the line ``CONFIRM <token>`` confirms it.
+
+A confirmation is a person's act (issue 25): the token counts only on a line of its own,
+outside quoted text, after the command word in any of the judge's languages (CONFIRM,
+CONFERMA, CONFERMO, CONFIRMER). A subject that still says ``confirm <token>`` confirms
+nothing: an out-of-office reply quotes subjects (and bodies). Mail that looks automatic never
+gets this far (``judge.mail.loopguard``: the usual headers, and auto-reply subjects).
 
 * A mail from an unconfirmed sender that would add it to a game is *held* whole (the inbound
   row turns ``held``) and answered with the confirmation; once confirmed it is handled again
@@ -29,6 +34,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from judge.service.caller import Prepared
 from judge.service.uow import IncomingMail, MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
@@ -36,7 +42,12 @@ from judge.storage.models import Confirmation
 log = logging.getLogger(__name__)
 
 TOKEN_HEX = 32
-ANSWER = re.compile(rf"\bconfirm\s+([0-9a-f]{{{TOKEN_HEX}}})\b(?:[ \t]+(\S+))?", re.IGNORECASE)
+# the command word in each language -> that language (the acknowledgement is said in it)
+WORDS = {"confirm": "en", "conferma": "it", "confermo": "it", "confirmer": "fr"}
+ANSWER = re.compile(rf"^({'|'.join(WORDS)})[ \t]+([0-9a-f]{{{TOKEN_HEX}}})(?:[ \t]+(\S+))?$",
+                    re.IGNORECASE)
+# the token in a confirmation's subject (what ``token_in_subject`` reads back, tests and tools)
+IN_SUBJECT = re.compile(rf"\bconfirm\s+([0-9a-f]{{{TOKEN_HEX}}})\b", re.IGNORECASE)
 # the subject a confirmation carries; a reply ("Re: confirm ...") keeps it
 SUBJECT = "confirm {token}"
 
@@ -45,28 +56,28 @@ SUBJECT = "confirm {token}"
 class ConfirmationAnswer:
     token: str
     password: str | None  # REPLACE: the password the new player chose
-    line_no: int | None  # the body line that carried it (None: the subject)
+    line_no: int  # the body line that carried it
+    lang: str = "en"  # the language of the command word
 
 
 def find_answer(ctx: MailContext) -> ConfirmationAnswer | None:
-    """The token this mail answers, from a ``CONFIRM`` line or else the subject."""
+    """The token this mail answers: a ``CONFIRM <token>`` line of its own, unquoted."""
     return find_answer_in(ctx.mail)
 
 
 def find_answer_in(mail: IncomingMail) -> ConfirmationAnswer | None:
+    # ``lines`` holds no quoted text, attribution, forwarded part or signature (cleanup)
     for no, line in enumerate(mail.lines, start=1):
         match = ANSWER.match(line.strip())
         if match:
-            return ConfirmationAnswer(match.group(1).lower(), match.group(2), no)
-    match = ANSWER.search(mail.subject or "")
-    if match:
-        return ConfirmationAnswer(match.group(1).lower(), None, None)
+            return ConfirmationAnswer(match.group(2).lower(), match.group(3), no,
+                                      WORDS[match.group(1).lower()])
     return None
 
 
 def token_in_subject(subject: str) -> str | None:
-    """The token of a confirmation mail's subject (what a reply keeps), else None."""
-    match = ANSWER.search(subject or "")
+    """The token of a confirmation mail's subject, else None (it confirms nothing)."""
+    match = IN_SUBJECT.search(subject or "")
     return match.group(1).lower() if match else None
 
 
@@ -99,18 +110,54 @@ class Requests:
         return None
 
     def make(self, address: str, action: str, *, game_id: int | None = None,
-             power: str | None = None, inbound_id: int | None = None) -> str:
-        """Store a pending confirmation; returns the token (mailed by the caller)."""
+             power: str | None = None, inbound_id: int | None = None,
+             lang: str | None = None, payload: dict[str, object] | None = None) -> str:
+        """Store a pending confirmation; returns the token (mailed by the caller). ``lang``:
+        the language the request was made in (the acknowledgement is said in it)."""
         token = new_token()
         now = self.ctx.now
         guardrepo.add_confirmation(self.ctx.session, Confirmation(
             token_sha256=guardrepo.token_digest(token), address=address, action=action,
             requested_by_id=self.requester_id, inbound_id=inbound_id, game_id=game_id,
-            power=power, payload={}, status="pending", created=now,
+            power=power, payload={**(payload or {}), **({"lang": lang} if lang else {})},
+            status="pending", created=now,
             expires_at=now + timedelta(days=self.ctx.settings.confirmation_days)))
         self.made += 1
         log.info("confirmation (%s) sent to %s", action, address)
         return token
+
+
+def held_secrets(prepared: Prepared | None, mapping: dict[str, str]) -> dict[str, object]:
+    """What a held mail's handling will need of its passwords, by placeholder (issue 25):
+    the fresh hashes made for it (CREATE, JOIN, SET PASSWORD) and whether each sign-on
+    matched (with the stored hash it was checked against). Never the password: the held
+    mail's raw copy carries the placeholders (``judge.service.rawmask.mask_held``)."""
+    found: dict[str, object] = {}
+    for word, placeholder in mapping.items():
+        hashes = list(prepared.hashes.get(word, [])) if prepared is not None else []
+        checks = [[stored, ok] for (given, stored), ok in prepared.verified.items()
+                  if given == word] if prepared is not None else []
+        found[placeholder] = {"hashes": hashes, "checks": checks}
+    return found
+
+
+def restore(ctx: MailContext, prepared: Prepared) -> set[tuple[int, str]]:
+    """A held mail handled again once its confirmation was answered: its placeholders' hashes
+    and sign-on results put back into ``prepared``; returns the seats (game id, power) whose
+    lock the answer lifted for this mail (a confirmation mailed to the seat's address)."""
+    if ctx.inbound_id is None:
+        return set()
+    since = ctx.now - timedelta(days=ctx.settings.confirmation_days)
+    unlocked: set[tuple[int, str]] = set()
+    for row in guardrepo.answered_for_mail(ctx.session, ctx.inbound_id, since):
+        held = (row.payload or {}).get("held", {}).get(str(ctx.inbound_id), {})
+        for placeholder, needs in held.items():
+            prepared.hashes.setdefault(placeholder, []).extend(needs.get("hashes", []))
+            for stored, ok in needs.get("checks", []):
+                prepared.verified[(placeholder, stored)] = bool(ok)
+        if row.action == "signon" and row.game_id is not None and row.power:
+            unlocked.add((row.game_id, row.power))
+    return unlocked
 
 
 def take(ctx: MailContext, token: str) -> Confirmation | None:

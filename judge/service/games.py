@@ -205,6 +205,28 @@ def public_address(session: Any, game: Game, seat: Seat, settings: Settings) -> 
     return address_of_account(session, seat.account_id) or "-"
 
 
+def sees_addresses(session: Any, game: Game, viewer_id: int | None) -> bool:
+    """Whether the account ``viewer_id`` (who asked) may see the players' real addresses
+    (issue 25): the game's GM always; another player of the game only in a white-press game
+    (where press shows them anyway); a stranger never; nobody in a blind game, where the
+    anonymous addresses are all anyone sees. The answer goes to the asker's From, so a forged
+    From shows them only to the mailbox of someone who may see them."""
+    if viewer_id is None or is_blind(game):
+        return False
+    if viewer_id == game.gm_account_id:
+        return True
+    return press_mode(game) == "white" and any(
+        s.account_id == viewer_id for s in playing_seats(session, game))
+
+
+def address_shown(session: Any, game: Game, seat: Seat, settings: Settings,
+                  sees: bool, viewer_id: int | None) -> str:
+    """A seat's address as shown to a viewer (``sees_addresses``): empty when hidden."""
+    if is_blind(game) or sees or (viewer_id is not None and viewer_id == seat.account_id):
+        return public_address(session, game, seat, settings)
+    return ""
+
+
 def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
     account = playrepo.account_by_address(session, address)
     if account is None:

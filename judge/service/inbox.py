@@ -32,8 +32,8 @@ from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
 from judge.service.commands import reply_text
 from judge.service.mailtrouble import handle_bounce
-from judge.service.rawmask import mask_raw
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.rawmask import mask_held, mask_raw
+from judge.service.uow import ANONYMOUS, IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.blobrepo import prune_outbound
@@ -95,7 +95,7 @@ def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
     if mail.oversized:
         lang = ctx.sender_language()
         ctx.reply(tr(lang, OVERSIZED_TEXT, size=mail.size, cap=ctx.settings.max_message_bytes),
-                  lang=lang)
+                  lang=lang, kind=ANONYMOUS)
         return "oversized"
     dispatcher(ctx)
     if ctx.held:
@@ -212,7 +212,12 @@ def _handle_prepared(
             # peeked) must handle it with the dispatcher of the moment it is handled
             note = handle(ctx, dispatcher or dispatch_module.dispatch)
             results.append((row.id, "held" if ctx.held else "done", when, note, None))
-            if ctx.secrets and not ctx.held:
+            if ctx.held and ctx.held_mask:
+                # kept until a confirmation: its passwords are replaced now, by placeholders
+                # (issue 25); the confirmation carries what the handling needs of them
+                masked.append((row.id, _held_masked(row, mail, ctx.held_mask, decode,
+                                                    settings)))
+            elif ctx.secrets and not ctx.held:
                 done_ahead = premasked.get(row.id)
                 masked.append((row.id, done_ahead[1] if done_ahead is not None
                                and done_ahead[0] == frozenset(ctx.secrets)
@@ -220,6 +225,9 @@ def _handle_prepared(
         insert_outbound(session, outbox)
         finish_inbound(session, results)
         set_inbound_raws(session, masked)
+    if masked or db.wal_dirty:
+        # the clear copies the listener stored are in the -wal file still (SQLite)
+        db.scrub_wal()
     return [r[0] for r in results]
 
 
@@ -265,6 +273,18 @@ def _masked(row: object, secrets: set[str], decode: Decoder, settings: Settings)
         return any(secret in text.split() for secret in secrets)
 
     return mask_raw(raw, secrets, still_shows)
+
+
+def _held_masked(row: object, mail: IncomingMail, mapping: dict[str, str], decode: Decoder,
+                 settings: Settings) -> bytes:
+    """A held mail's raw bytes with its passwords replaced by their placeholders."""
+    raw: bytes = getattr(row, "raw")  # noqa: B009  (a Core row, not an ORM object)
+
+    def still_shows(masked: bytes) -> bool:
+        text = decode(masked, "", len(masked), False, settings).text
+        return any(secret in text.split() for secret in mapping)
+
+    return mask_held(raw, mapping, mail.text, still_shows)
 
 
 def process_one(
@@ -329,7 +349,7 @@ def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: i
             lang = dispatch_module.reply_language(session, mail)
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=inbound_id)
-            ctx.reply(failed_text(lang), lang=lang)
+            ctx.reply(failed_text(lang), lang=lang, kind=ANONYMOUS)
     except Exception:
         log.exception("inbound %s: the reply saying it failed could not be queued",
                       inbound_id)

@@ -10,6 +10,10 @@
 * Grey press is not relayed at once: it leaves with the next batch, on the hour
   (``GREY_PRESS_BATCH``), with every other grey message of that hour, so that its arrival
   time does not point at the mail (and the white press) it came with.
+* Press is no amplifier (issue 25): the blocks one mail sends the same reader leave as ONE
+  mail (its grey blocks as one more, in the hour's batch: joined with the white they would
+  name their sender), and a seat sends at most ``press_per_seat_per_day`` messages in 24
+  hours; a block past it is not sent and the reply says so.
 """
 
 from __future__ import annotations
@@ -35,6 +39,16 @@ def grey_release(now: datetime) -> datetime:
     step = int(GREY_PRESS_BATCH.total_seconds())
     seconds = int(now.timestamp())
     return datetime.fromtimestamp((seconds // step + 1) * step, tz=now.tzinfo)
+
+
+def within_budget(s: MailSession, game: Game, sender: str) -> bool:
+    """Whether ``sender`` may send one more press message today; if not, the refusal is
+    said (this mail's blocks already stored count: they are in the session)."""
+    cap = s.settings.press_per_seat_per_day
+    if guardrepo.press_sent_since(s.session, game.id, sender, s.now - timedelta(days=1)) < cap:
+        return True
+    s.say(CommandRefusal.PRESS_LIMIT, game=game.name, cap=cap)
+    return False
 
 
 def send_press(s: MailSession, cmd: Command) -> None:
@@ -66,6 +80,8 @@ def send_press(s: MailSession, cmd: Command) -> None:
         extra.append(gm)
     if broadcast:
         extra.extend(games.observers(game))
+    if not within_budget(s, game, sender):
+        return
     deliver(s, game, sender, to_powers, list(cmd.body), cmd.grey,
             [a for a in addresses if a] + extra)
     s.say(Done.PRESS_SENT, powers=to_powers, broadcast=broadcast, grey=cmd.grey)
@@ -97,11 +113,11 @@ def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],
         text = reply_text.page(lang, "press", game=game.name, sender=None if grey else sender,
                            to_powers=list(to_powers), broadcast=BROADCAST in to_powers,
                            phase=game.phase, body=body, reply_to=reply_to)
-        row = s.ctx.send(address, subject, text, game=game, kind="press")
-        if row is not None and grey:
-            row.next_attempt_at = grey_release(s.now)
-        if row is not None and reply_to:
-            row.headers = {**(row.headers or {}), "Reply-To": reply_to}
+        # one mail per reader for the whole inbound mail (sent when it is finished)
+        s.send_joined(("press", address.lower(), "grey" if grey else "white"), address,
+                      subject, text, game, "press",
+                      headers={"Reply-To": reply_to} if reply_to else None,
+                      not_before=grey_release(s.now) if grey else None)
 
 
 def _anonymous_targets(s: MailSession) -> tuple[list[Seat], str | None]:
@@ -143,6 +159,7 @@ def relay_anonymous(s: MailSession) -> bool:
     if mine is None or mine.account_id is None or mine.status == "vacant":
         s.say(CommandRefusal.RELAY_NOT_AUTHENTICATED)
         return True
+    s.signed = True  # the secret was mailed to that seat's player alone
     if games.press_mode(game) == "none":
         s.say(CommandRefusal.NO_PRESS, game=game.name)
         return True
@@ -159,6 +176,8 @@ def relay_anonymous(s: MailSession) -> bool:
         return True
     body = [line for line in s.ctx.mail.text.splitlines()] if not s.ctx.mail.lines else list(
         s.ctx.mail.lines)
+    if not within_budget(s, game, sender):
+        return True
     deliver(s, game, sender, powers, body, False, [a for a in addresses if a] + extra)
     s.say(Done.PRESS_SENT, powers=powers, broadcast=False, grey=False)
     return True

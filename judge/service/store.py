@@ -18,7 +18,16 @@ from typing import Any
 
 from judge.bots.council import Council
 from judge.storage import botrepo, gamerepo, guardrepo, mailrepo, playrepo
-from judge.storage.models import Account, AuditLog, Game, OrderSet, Seat, Turn, Vote
+from judge.storage.models import (
+    Account,
+    AuditLog,
+    Confirmation,
+    Game,
+    OrderSet,
+    Seat,
+    Turn,
+    Vote,
+)
 
 # a reply names its parent last in References; a long thread's older ones are not read
 REFERENCES_READ = 10
@@ -124,6 +133,10 @@ class Store:
     def audit(self, now: datetime, action: str, game_id: int | None = None,
               actor_account_id: int | None = None, **detail: Any) -> AuditLog:
         return gamerepo.audit(self.session, now, action, game_id, actor_account_id, **detail)
+
+    def pending_signon(self, game_id: int, power: str, now: datetime) -> Confirmation | None:
+        """The confirmation that releases mail held for a locked seat, if one waits."""
+        return guardrepo.pending_signon(self.session, game_id, power, now)
 
     def requeue_held(self, inbound_id: int) -> bool:
         """A mail held for its sender's confirmation goes back to the inbox."""

@@ -75,11 +75,23 @@ def note_text(key: str, params: dict[str, str] | tuple[tuple[str, str], ...],
 
 # the one notice a day that says the daily reply cap was reached (kind of its outbox row)
 CAP_NOTICE = "cap_notice"
+# The answers to a mail, by what the mail proved (issue 25): each kind has its own daily
+# budget per address, so strangers and forgers cannot use up a player's answers.
+# SIGNED: a right password (or the GM's, a confirmation's token, a relay secret) was given;
+# ANONYMOUS: a command was read but nothing proved who wrote it (wrong passwords included);
+# UNREAD: not one command was read (an auto-responder's exchange stops after three a day).
+SIGNED, ANONYMOUS, UNREAD = "reply", "reply_anon", "reply_unread"
 CAP_SUBJECT = N_("Reply limit reached")
 CAP_TEXT = N_(
     "This judge has reached its daily limit of answers to this address (%(cap)s in 24 hours). "
     "Your later mails are still read and applied (orders are stored), but they get no answer "
     "until the limit clears; this notice is sent once.\n"
+)
+CAP_TEXT_UNSIGNED = N_(
+    "This judge has reached its daily limit of answers to this address for mail that did not "
+    "sign on with a right password (%(cap)s in 24 hours). Your later mails are still read and "
+    "applied, but only mail that signs on with the right password gets an answer until the "
+    "limit clears; this notice is sent once.\n"
 )
 
 
@@ -112,6 +124,8 @@ class MailContext:
     prepared: Prepared | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
     secrets: set[str] = field(default_factory=set)
+    # a held mail: each password -> the placeholder its stored copy carries (issue 25)
+    held_mask: dict[str, str] | None = None
     _notes_said: bool = False
 
     def sender_language(self) -> str:
@@ -133,27 +147,33 @@ class MailContext:
         return lines
 
     def reply(self, text: str, subject: str | None = None,
-              lang: str | None = None) -> OutboundMail | None:
+              lang: str | None = None, kind: str = SIGNED) -> OutboundMail | None:
         """Queue an answer to the sender (threaded, auto-replied, under the daily cap).
 
         The answer goes to the From addr-spec, never to Reply-To: a Reply-To is whatever the
         sender wrote, and answering it would let anyone aim the judge at a third party.
-        Past the daily cap the answer is dropped, and the first answer dropped that day is
-        replaced by one short notice saying so (the mail's commands were still applied).
-        ``lang``: the language ``text`` is written in, for the notes appended to it."""
+        Past the daily cap of its ``kind`` (``SIGNED``, ``ANONYMOUS``, ``UNREAD``) the answer
+        is dropped, and the first answer dropped that day is replaced by one short notice
+        saying so (the mail's commands were still applied); one notice a day whatever the
+        budget, so the notice cannot be made to spam. An exchange in which no command is read
+        simply stops. ``lang``: the language ``text`` is written in, for the notes appended."""
         to = header_safety.addr_spec(self.mail.from_addr)
         if to is None:
             log.info("no reply: sender %r is not a plain address", self.mail.from_addr)
             self.drop_note = "no reply: the sender is not a plain address"
             return None
-        cap = self.settings.replies_per_address_per_day
-        if self._replies_today(to) >= cap:
-            log.warning("reply to %s dropped: over %d replies a day", to, cap)
+        cap = self._over_cap(to, kind)
+        if cap is not None:
+            log.warning("reply to %s dropped: over %d %s a day", to, cap, kind)
             self.dropped.append(to)
+            if kind == UNREAD:
+                self.drop_note = f"no reply: {cap} answers today to mail with no command read"
+                return None
             if not self._cap_notice_sent(to):
                 said = check_lang(lang) if lang else self.sender_language()  # the reply's
                 self._queue(to=to, subject=tr(said, CAP_SUBJECT),
-                            body=tr(said, CAP_TEXT, cap=cap),
+                            body=tr(said, CAP_TEXT if kind == SIGNED else CAP_TEXT_UNSIGNED,
+                                    cap=cap),
                             kind=CAP_NOTICE, in_reply_to=self._in_reply_to())
             return None
         notices = [] if self._notes_said else self.notices(lang)
@@ -164,7 +184,7 @@ class MailContext:
         if subject is None:
             subject = original if original.lower().startswith("re:") else f"Re: {original}".strip()
         return self._queue(
-            to=to, subject=subject, body=text, kind="reply",
+            to=to, subject=subject, body=text, kind=kind,
             in_reply_to=self._in_reply_to(),
             references=header_safety.references([*self.mail.references,
                                                  self.mail.message_id]),
@@ -185,15 +205,31 @@ class MailContext:
     def _in_reply_to(self) -> str | None:
         return header_safety.message_id(self.mail.message_id)
 
-    def _replies_today(self, to: str) -> int:
+    def _over_cap(self, to: str, kind: str) -> int | None:
+        """The cap an answer of ``kind`` to ``to`` would pass, or None when it may go.
+        Unsigned answers share the anonymous budget; unread ones also have their own."""
+        settings = self.settings
+        if kind == SIGNED:
+            cap = settings.replies_per_address_per_day
+            return cap if self._replies_today(to, SIGNED) >= cap else None
+        if kind == UNREAD and self._replies_today(to, UNREAD) \
+                >= settings.unread_replies_per_address_per_day:
+            return settings.unread_replies_per_address_per_day
+        cap = settings.anonymous_replies_per_address_per_day
+        unsigned = self._replies_today(to, ANONYMOUS) + self._replies_today(to, UNREAD)
+        return cap if unsigned >= cap else None
+
+    def _replies_today(self, to: str, kind: str = SIGNED) -> int:
         counts = self.reply_counts
         if counts is None:
-            return count_recent_to(self.session, to, self.now - timedelta(days=1))
-        if to not in counts:
+            return count_recent_to(self.session, to, self.now - timedelta(days=1), kind=kind)
+        key = to if kind == SIGNED else f"\0{kind}:{to}"  # a key no address can be
+        if key not in counts:
             # rows queued earlier in this transaction are not in the table yet: the cache
             # counts them (``_queue``); the first look for an address reads the table
-            counts[to] = count_recent_to(self.session, to, self.now - timedelta(days=1))
-        return counts[to]
+            counts[key] = count_recent_to(self.session, to, self.now - timedelta(days=1),
+                                          kind=kind)
+        return counts[key]
 
     def send(self, to: str, subject: str, body: str, game: Any = None,
              kind: str = "notice", attachments: list[dict[str, Any]] | None = None,
@@ -212,14 +248,15 @@ class MailContext:
             enqueue_outbound(self.session, row)
         else:
             self.outbox.append(row)
-        if self.reply_counts is not None and row.to_addr in self.reply_counts \
-                and row.kind == "reply":
-            self.reply_counts[row.to_addr] += 1
+        if self.reply_counts is not None and row.kind in (SIGNED, ANONYMOUS, UNREAD):
+            key = row.to_addr if row.kind == SIGNED else f"\0{row.kind}:{row.to_addr}"
+            if key in self.reply_counts:
+                self.reply_counts[key] += 1
         self.queued.append(row)
         return row
 
 
-REPLY_KINDS = ("reply", CAP_NOTICE)
+REPLY_KINDS = (SIGNED, ANONYMOUS, UNREAD, CAP_NOTICE)
 
 
 def outbound_row(

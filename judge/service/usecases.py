@@ -59,9 +59,10 @@ def sign_on(session: Session, caller: Caller, game_name: str, power: str,
 
     Bounded per request: a repeated sign-on to the same seat is answered without touching the
     database (a thousand guesses for one seat cost one look-up and one password check), and a
-    request signs on to at most ``SIGNONS_PER_REQUEST`` seats. A locked seat is refused unheard
-    unless the caller is the seat's own registered address; each request's first wrong
-    password for a seat counts towards its lockout.
+    request signs on to at most ``SIGNONS_PER_REQUEST`` seats. A locked seat is refused unheard,
+    whatever address asks (a From proves nothing, issue 25), unless a confirmation its
+    registered address answered released this request (``Caller.unlocked``); each request's
+    first wrong password for a seat counts towards its lockout, whoever sent it.
     """
     key = (game_name.lower(), power)
     given = caller.signons.get(key)
@@ -74,22 +75,22 @@ def sign_on(session: Session, caller: Caller, game_name: str, power: str,
     if game is None:
         raise Denied(CommandRefusal.NO_SUCH_GAME, game=game_name)
     if power == GM:
-        _password_ok(session, caller, game, GM, password, game.password_hash,
-                     own=game.gm_account_id == caller.account.id)
+        _password_ok(session, caller, game, GM, password, game.password_hash)
         return SignedOn(game, None, games.gm_address(session, game))
     seat = playrepo.seat_by_power(session, game.id, power)
     if seat is None or seat.account_id is None or seat.status == "vacant":
         raise Denied(CommandRefusal.POWER_NOT_IN_GAME, game, game=game.name, power=power)
-    _password_ok(session, caller, game, seat.power, password, seat.password_hash,
-                 own=seat.account_id == caller.account.id)
+    _password_ok(session, caller, game, seat.power, password, seat.password_hash)
     return SignedOn(game, seat, games.address_of_account(session, seat.account_id))
 
 
 def _password_ok(session: Session, caller: Caller, game: Game, power: str, password: str,
-                 stored: str, *, own: bool) -> None:
+                 stored: str) -> None:
     """The sign-on's password check (raises when refused): refused unheard while the seat is
-    locked, at most once per power per request, each failure counted towards the lockout."""
-    if not own and lockout.locked(session, caller, game, power):
+    locked (unless released), at most once per power per request, each failure counted
+    towards the lockout."""
+    released = (game.id, power) in caller.unlocked
+    if not released and lockout.locked(session, caller, game, power):
         raise Denied(CommandRefusal.SIGNON_LOCKED, game, game=game.name)
     key = (game.id, power)
     fresh = key not in caller.counted  # the lockout counts one try per power per request
@@ -98,7 +99,7 @@ def _password_ok(session: Session, caller: Caller, game: Game, power: str, passw
         if fresh:
             lockout.succeeded(session, game, power)
         return
-    if fresh and not own:
+    if fresh:
         lockout.failed(session, caller, game, power)
     raise Denied(CommandRefusal.WRONG_PASSWORD, game, game=game.name)
 

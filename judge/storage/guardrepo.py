@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from judge.storage.models_game import Account, Game, Seat
+from judge.storage.models_game import Account, Game, Press, Seat
 from judge.storage.models_guard import Confirmation, SignonLock
 from judge.storage.models_mail import InboundMail
 
@@ -74,6 +74,9 @@ def expire_confirmations(session: Session, now: datetime) -> list[int]:
         row.done_at = now
         if row.inbound_id is not None:
             held.append(row.inbound_id)
+        # the further mails held for the same locked seat (issue 25)
+        held.extend(int(key) for key in (row.payload or {}).get("held", {})
+                    if key.isdigit() and int(key) != row.inbound_id)
     if held:
         session.execute(update(InboundMail).where(
             InboundMail.id.in_(held), InboundMail.status == "held").values(
@@ -119,3 +122,31 @@ def seat_by_relay_secret(session: Session, game_id: int, secret: str) -> Seat | 
 
 def game_by_id(session: Session, game_id: int) -> Game | None:
     return session.get(Game, game_id)
+
+
+def press_sent_since(session: Session, game_id: int, power: str, since: datetime) -> int:
+    """Press messages ``power`` sent in game ``game_id`` since ``since`` (the daily budget)."""
+    return int(session.scalar(
+        select(func.count()).select_from(Press).where(
+            Press.game_id == game_id, Press.from_power == power, Press.created >= since)) or 0)
+
+
+def pending_signon(session: Session, game_id: int, power: str, now: datetime
+                   ) -> Confirmation | None:
+    """The unanswered, unexpired confirmation that releases mail held for a locked seat."""
+    return session.scalar(select(Confirmation).where(
+        Confirmation.action == "signon", Confirmation.status == "pending",
+        Confirmation.game_id == game_id, Confirmation.power == power,
+        Confirmation.expires_at > now).order_by(Confirmation.id).limit(1))
+
+
+def answered_for_mail(session: Session, inbound_id: int, since: datetime
+                      ) -> list[Confirmation]:
+    """The answered confirmations that released mail ``inbound_id``: the one that held it,
+    and a locked seat's (answered since ``since``) that names it among its held mails."""
+    rows = session.scalars(select(Confirmation).where(
+        Confirmation.status == "confirmed",
+        (Confirmation.inbound_id == inbound_id)
+        | ((Confirmation.action == "signon") & (Confirmation.done_at >= since)))).all()
+    return [row for row in rows if row.inbound_id == inbound_id
+            or str(inbound_id) in (row.payload or {}).get("held", {})]

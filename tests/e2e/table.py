@@ -66,7 +66,8 @@ class Table:
             msg = message_from_bytes(captured.raw)
             token = token_in_subject(str(msg.get("Subject", "")))
             if token and sender in captured.rcpt_tos:
-                await self._deliver(sender, "", f"Re: confirm {token}", (), None)
+                await self._deliver(sender, f"CONFIRM {token}\n", f"Re: confirm {token}", (),
+                                    None)
 
     async def _deliver(self, sender: str, body: str, subject: str, cc: tuple[str, ...],
                        to: str | None) -> None:

@@ -75,7 +75,9 @@ def start_node(url: str, relay_port: int, log: Path) -> tuple[subprocess.Popen[b
     env = dict(os.environ, JUDGE_DATABASE_URL=url, JUDGE_ADDRESS="judge@judge.test",
                JUDGE_LMTP_PORT=str(port), JUDGE_SMTP_LISTEN_PORT="0",
                JUDGE_SMTP_HOST="127.0.0.1", JUDGE_SMTP_PORT=str(relay_port),
-               JUDGE_REPLIES_PER_ADDRESS_PER_DAY="100000", JUDGE_LOG_LEVEL="WARNING",
+               JUDGE_REPLIES_PER_ADDRESS_PER_DAY="100000",
+               JUDGE_ANONYMOUS_REPLIES_PER_ADDRESS_PER_DAY="100000",
+               JUDGE_UNREAD_REPLIES_PER_ADDRESS_PER_DAY="100000", JUDGE_LOG_LEVEL="WARNING",
                JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()),
                JUDGE_SCHEDULER_SWEEP_SECONDS="1", JUDGE_DRAIN_POLL_SECONDS="1",
                JUDGE_TURN_WORKERS="1")
@@ -173,4 +175,4 @@ def test_three_nodes_share_a_storm_and_survive_a_kill(
     twice = {mid: n for mid, n in arrived.items() if n > 1}
     assert sum(n - 1 for n in twice.values()) <= 1, twice
     # the help mails sent to every node were answered
-    assert sum(1 for _, _, _, kind in rows if kind == "reply") >= 7
+    assert sum(1 for _, _, _, kind in rows if kind.startswith("reply")) >= 7

@@ -69,6 +69,8 @@ def test_sigkill_during_delivery(database_url: str, relay: CapturingRelay, tmp_p
                JUDGE_SMTP_HOST="127.0.0.1", JUDGE_SMTP_PORT=str(relay.port),
                JUDGE_RETRY_BASE_SECONDS="0.2", JUDGE_RETRY_MAX_SECONDS="1",
                JUDGE_DRAIN_POLL_SECONDS="0.5", JUDGE_REPLIES_PER_ADDRESS_PER_DAY="1000",
+               JUDGE_ANONYMOUS_REPLIES_PER_ADDRESS_PER_DAY="1000",
+               JUDGE_UNREAD_REPLIES_PER_ADDRESS_PER_DAY="1000",
                JUDGE_LOG_LEVEL="WARNING", JUDGE_IMAP_HOST="", JUDGE_WEB_PORT=str(free_port()))
     env.pop("JUDGE_CONFIG", None)
     server = Server(env, port, tmp_path / "serve.log")

@@ -52,7 +52,9 @@ async def test_every_hostile_mail_is_answered_or_dropped(judge: RunningJudge,
         replies = {r.inbound_id: r for r in s.scalars(select(OutboundMail))}
     for row in rows:
         assert row.status == "done", (row.id, row.error)
-        assert row.id in replies or (row.note or "").startswith(("no reply", "dropped")), row.id
+        # (a stranger has a small daily budget of answers: past it, "reply dropped", issue 25)
+        assert row.id in replies or (row.note or "").startswith(
+            ("no reply", "dropped", "reply dropped")), row.id
     # never more than one outgoing mail per stranger's mail
     assert len(replies) <= len(mails)
     # a reply either leaves clean or, if it cannot be built (a header with a line break),

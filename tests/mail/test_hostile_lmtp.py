@@ -58,7 +58,8 @@ async def test_a_strangers_flood_of_addresses_sends_one_mail(judge: RunningJudge
     token = token_in_subject(str(relay.handler.messages[0].message["Subject"]))
     assert token
     # the stranger confirms by replying: the held mail is handled; one victim, one mail
-    await _send(judge, make_mail("> quoted\n", sender=STRANGER, subject=f"Re: confirm {token}"))
+    await _send(judge, make_mail(f"CONFIRM {token}\n> quoted\n", sender=STRANGER,
+                                 subject=f"Re: confirm {token}"))
     await _settled(judge, 2)
     await _quiet(judge, relay)
     outside = [r for m in relay.handler.messages for r in m.rcpt_tos if r != STRANGER]

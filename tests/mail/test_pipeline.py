@@ -159,7 +159,9 @@ async def test_daily_reply_cap(settings, relay: CapturingRelay) -> None:
 
     from .conftest import start_judge
 
-    judge = await start_judge(replace(settings, replies_per_address_per_day=2))
+    # HELP signs on to nothing: its answers count in the anonymous budget (issue 25)
+    judge = await start_judge(replace(settings, replies_per_address_per_day=2,
+                                      anonymous_replies_per_address_per_day=2))
     try:
         for _ in range(4):
             assert await _deliver(judge.lmtp_port, make_mail("HELP\n")) == 250
@@ -168,7 +170,8 @@ async def test_daily_reply_cap(settings, relay: CapturingRelay) -> None:
         await _wait_replies(relay, 3)
         with judge.db.session() as s:
             # two replies, then the one notice that the cap was reached
-            assert sorted(r.kind for r in list_outbound(s)) == ["cap_notice", "reply", "reply"]
+            assert sorted(r.kind for r in list_outbound(s)) == ["cap_notice", "reply_anon",
+                                                            "reply_anon"]
     finally:
         await judge.stop()
 
@@ -202,7 +205,7 @@ async def test_failing_handler_is_answered_once_kept_and_retried(
     assert said in text and "rolled back" not in text
     assert told.message["To"] == "player@example.org"
     with judge.db.session() as s:
-        assert [r.kind for r in list_outbound(s)] == ["reply"]
+        assert [r.kind for r in list_outbound(s)] == ["reply_anon"]  # proves no sender
     monkeypatch.setattr(dispatch_module, "dispatch", real)
     assert inbox.retry_failed(judge.db) == [rows[0].id]
     judge.ctx.wake_inbox()

@@ -58,7 +58,7 @@ def replies(db: Database, settings: Settings, raws: list[tuple[str, bytes]]) -> 
     while inbox.drain_some(db, settings, decode, now=lambda: START, limit=16):
         pass
     with db.session() as s:
-        rows = [r for r in list_outbound(s, limit=1000) if r.kind == "reply"]
+        rows = [r for r in list_outbound(s, limit=1000) if r.kind.startswith("reply")]
     by_mail = {r.inbound_id: r.body for r in rows}
     return [by_mail[i] for i in ids]
 

@@ -82,7 +82,7 @@ class Harness:
     def reply(self, sender: str, body: str, **kw: Any) -> str:
         """The answer to the sender (the first mail queued to them)."""
         sent = self.mail(sender, body, **kw)
-        mine = [m for m in sent if m.to == sender and m.kind == "reply"]
+        mine = [m for m in sent if m.to == sender and m.kind.startswith("reply")]
         assert mine, f"no reply to {sender}: {sent}"
         return mine[0].body
 

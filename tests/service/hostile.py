@@ -90,10 +90,11 @@ class Judge:
             return list(mailrepo.list_inbound(session))
 
     def confirm(self, sent: list[Out], address: str, extra: str = "") -> list[Out]:
-        """``address`` answers the confirmation among ``sent`` by replying to it."""
+        """``address`` answers the confirmation among ``sent`` by replying to it with the
+        ``CONFIRM <token>`` line (a reply that only keeps the subject confirms nothing)."""
         token = next(confirm.token_in_subject(m.subject) for m in sent
                      if m.to == address and confirm.token_in_subject(m.subject))
-        body = f"CONFIRM {token} {extra}".strip() if extra else "> quoted text\n"
+        body = f"CONFIRM {token} {extra}".strip() + "\n\n> quoted text\n"
         return self.send(address, body, subject=f"Re: confirm {token}")
 
     def confirmed(self, *addresses: str) -> None:

@@ -292,7 +292,7 @@ def test_a_replacement_found_is_told_to_all_and_the_newcomer_is_briefed(
     assert "game club F1901M: player replaced (power=AUSTRIA)" in events, events
     assert not any(NEWCOMER in r.getMessage() or "nuova-password" in r.getMessage()
                    for r in caplog.records)
-    briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind == "reply")
+    briefing = next(m.body for m in done if m.to == NEWCOMER and m.kind.startswith("reply"))
     told = {m.to: m for m in done if m.kind == "bulletin"}
     # everyone hears it: the players (the newcomer too), the GM, the observer, the club's list
     assert {*(p for p in players.values() if p != players["AUSTRIA"]), GM_ADDRESS, WATCHER,

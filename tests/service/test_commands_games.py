@@ -83,7 +83,8 @@ def test_list_summary_observe_history(db: Database) -> None:
     listing = h.reply("stranger@example.net", "LIST")
     assert "alpha" in listing and "active" in listing
     one = h.reply("stranger@example.net", "LIST alpha")
-    assert "France" in one and players["FRANCE"] in one
+    # a stranger sees the seats, never the players' addresses (issue 25)
+    assert "France" in one and not any(address in one for address in players.values())
     assert "France" in h.reply("stranger@example.net", "SUMMARY alpha")
     assert "no game called" in h.reply("stranger@example.net", "SUMMARY nope")
     # a new address is held until it confirms: a forged From subscribes nobody

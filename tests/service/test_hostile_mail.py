@@ -214,12 +214,15 @@ def test_repeated_wrong_passwords_lock_the_seat_and_tell_the_gm_once(db: Databas
         sent = j.send(STRANGER, f"SIGNON FRANCE alpha guess{i}")
         to_gm.extend(m for m in sent if m.to == GM)
     assert len(to_gm) == 1 and "locked" in to_gm[0].body and "3 wrong passwords" in to_gm[0].body
-    # locked: even the right password from a stranger is not checked
+    # locked: even the right password from a stranger is not checked, only held
     sent = j.send(STRANGER, f"SIGNON FRANCE alpha {password_of(france)}")
     assert "locked" in sent[0].body and "Signed on" not in sent[0].body
-    # the registered player is never locked out by someone else's guesses
+    # the registered player is never locked out by someone else's guesses: his mail is held
+    # too, and handled once he answers the confirmation mailed to his address
     sent = j.send(france, f"SIGNON FRANCE alpha {password_of(france)}\nA PAR - BUR")
-    assert "Signed on as France" in sent[0].body
+    assert "kept" in sent[0].body and "Signed on" not in sent[0].body
+    done = j.confirm(j.outbound_after(0), france)
+    assert any(m.to == france and "Signed on as France" in m.body for m in done)
 
 
 def test_order_and_status_pairs_cost_a_bounded_amount(db: Database) -> None:

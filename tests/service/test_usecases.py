@@ -164,30 +164,37 @@ def test_the_scrypt_budget_of_one_request(db: Database) -> None:
                                 f"new{HASHES_PER_REQUEST - 2}").seat is not None
 
 
-def test_wrong_passwords_lock_a_seat_for_strangers_and_tell_the_gm_once(db: Database) -> None:
+def test_wrong_passwords_lock_a_seat_whatever_the_sender_and_tell_gm_and_player_once(
+        db: Database) -> None:
     passwords = _started(db)
     limit = SETTINGS.signon_failures_before_lock
-    told = []
-    for n in range(limit + 2):
-        with db.session() as s:
-            request = caller(s, "guesser@elsewhere.test", now=NOW + timedelta(minutes=n))
-            reason = CommandRefusal.WRONG_PASSWORD if n < limit else CommandRefusal.SIGNON_LOCKED
-            with _denied(reason):
-                usecases.sign_on(s, request, "alpha", "FRANCE", f"guess{n}")
-            told += [(x.to, x.key.value, x.params["power"]) for x in request.take_notices()]
-    assert told == [("gm@players.test", "seat_locked", "FRANCE")]
     with db.session() as s:
-        # locked for strangers, even with the right password...
-        with _denied(CommandRefusal.SIGNON_LOCKED):
-            usecases.sign_on(s, caller(s, "guesser@elsewhere.test"), "alpha", "FRANCE",
-                             passwords["FRANCE"])
-        # ... never for the seat's own registered address
         game = game_by_name(s, "alpha")
         assert game is not None
         owner = next(seat for seat in games.playing_seats(s, game) if seat.power == "FRANCE")
         address = games.address_of_account(s, owner.account_id)
         assert address is not None
-        signed = usecases.sign_on(s, caller(s, address), "alpha", "FRANCE", passwords["FRANCE"])
+    told = []
+    for n in range(limit + 2):
+        with db.session() as s:
+            # half the guesses come "from" the seat's own address: a From proves nothing
+            sender = address if n % 2 else "guesser@elsewhere.test"
+            request = caller(s, sender, now=NOW + timedelta(minutes=n))
+            reason = CommandRefusal.WRONG_PASSWORD if n < limit else CommandRefusal.SIGNON_LOCKED
+            with _denied(reason):
+                usecases.sign_on(s, request, "alpha", "FRANCE", f"guess{n}")
+            told += [(x.to, x.key.value, x.params["power"]) for x in request.take_notices()]
+    assert told == [("gm@players.test", "seat_locked", "FRANCE"),
+                    (address, "seat_locked", "FRANCE")]
+    with db.session() as s:
+        # locked for every sender, even with the right password, even "from" the seat...
+        for sender in ("guesser@elsewhere.test", address):
+            with _denied(CommandRefusal.SIGNON_LOCKED):
+                usecases.sign_on(s, caller(s, sender), "alpha", "FRANCE", passwords["FRANCE"])
+        # ... unless a confirmation its registered address answered released the request
+        request = caller(s, address)
+        request.unlocked.add((game.id, "FRANCE"))
+        signed = usecases.sign_on(s, request, "alpha", "FRANCE", passwords["FRANCE"])
         assert signed.seat is not None
 
 

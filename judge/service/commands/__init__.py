@@ -46,6 +46,7 @@ from judge.service.commands.session import (
     ReplyEntry,
     echo_of,
 )
+from judge.service.rawmask import is_placeholder
 from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
@@ -116,6 +117,8 @@ def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepar
         if item.verb in (Verb.SIGNON, Verb.CREATE, Verb.BECOME):
             flush()
             acting, kept = None, []
+        if is_placeholder(item.password) or is_placeholder(item.value):
+            continue  # a held mail's password: the confirmation carries what it needs
         if item.verb is Verb.SIGNON and item.game and budget > 0:
             key = (item.game.lower(), item.power or "")
             if key in checked:
@@ -190,7 +193,9 @@ def run(ctx: MailContext) -> None:
     if answer is not None and answer.password:
         ctx.secrets.add(answer.password)
     s = MailSession(ctx, parsed)
-    if guard.answer(s) or guard.hold_unconfirmed(s):
+    # a held mail handled again: what it carried of its passwords, the locks lifted for it
+    s.caller.unlocked |= confirm.restore(ctx, s.caller.prepared)
+    if guard.answer(s) or guard.hold_unconfirmed(s) or guard.hold_locked(s):
         s.finish()
         return
     if press.relay_anonymous(s):

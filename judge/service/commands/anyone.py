@@ -61,6 +61,7 @@ def _game(s: MailSession, name: str | None) -> Game | None:
 def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
     position = games.load_position(game) if game.position else None
     playing = game.status in ("active", "paused")
+    sees = games.sees_addresses(s.session, game, s.account.id)
     rows = []
     assigned = games.assigned_seats(s.session, game)
     # issue 30: each player's record over his games, never in a blind game (it would tell
@@ -73,7 +74,8 @@ def seat_rows(s: MailSession, game: Game) -> list[dict[str, Any]]:
                    if playing else None)
         rows.append({
             "power": seat.power,
-            "address": games.public_address(s.session, game, seat, s.settings)
+            "address": games.address_shown(s.session, game, seat, s.settings, sees,
+                                           s.account.id)
             if seat.account_id else computer.SEAT_WORD.get(game.language, "computer")
             if seat.status == "active" else "-",
             "status": seat.status,

@@ -8,23 +8,39 @@ starts with ``SIGNON`` in English to an Italian game is answered in Italian thro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from judge.parsing.commands import Command, OrderLine, ParsedMail, Verb
+from judge.parsing.commands import Command, Malformed, OrderLine, ParsedMail, Verb
 from judge.service import confirm, deadlines
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import Caller, Denied, Prepared
 from judge.service.commands import reply_text
 from judge.service.store import Store
-from judge.service.uow import MailContext
+from judge.service.uow import ANONYMOUS, SIGNED, UNREAD, MailContext
 from judge.storage.models import Account, Game, Seat
 
 MASKED = "****"
+# between the parts of a joined mail (press blocks to one reader)
+JOIN_LINE = "\n" + "-" * 40 + "\n\n"
 # commands that re-read the order set (STATUS, PREVIEW, CLEAR, PROCESS) answered per mail:
 # each re-reads every order line above it, so without a bound a mail of STATUS/order pairs
 # costs the square of its length in parsing and in reply text
 READS_PER_MAIL = 3
+
+
+@dataclass
+class Joined:
+    """One outgoing mail made of the parts one inbound mail sent the same reader."""
+
+    to: str
+    subject: str
+    texts: list[str]
+    game: Game
+    kind: str
+    headers: dict[str, str]
+    not_before: datetime | None
 
 
 @dataclass
@@ -77,10 +93,16 @@ class MailSession:
         self.joined: Game | None = None
         self.pending_orders: list[OrderLine] = []
         self.lang_game: Game | None = None
+        # the language a mail with no game and no keyword is answered in when something else
+        # says it (a confirmation's answer: the request's language, or CONFERMA's)
+        self.lang_hint: str | None = None
         self.after: list[Any] = []  # callbacks run once the reply is written (copies)
         self.requests = confirm.Requests(ctx, self.account.id)
         self.reply_subject: str | None = None
         self.finished = False  # set when the mail gets no reply at all
+        # the mail proved who wrote it (a right password, a confirmation's token, a relay
+        # secret): its answer is not counted in the budget strangers can fill (issue 25)
+        self.signed = False
         self.reads_left = READS_PER_MAIL
         # who asks and what this mail may still cost: the use cases' limits (one password
         # check per power, the scrypt budget, the sign-ons cap) hold for the whole mail
@@ -89,6 +111,7 @@ class MailSession:
         self.address_changed = False
         # bounded commands of other modules: name -> how many this mail used
         self.counted_by: dict[str, int] = {}
+        self.joined: dict[tuple[str, ...], Joined] = {}  # see ``send_joined``
 
     # ------------------------------------------------------------ language and output
 
@@ -96,6 +119,8 @@ class MailSession:
     def lang(self) -> str:
         if self.lang_game is not None:
             return reply_text.check_lang(self.lang_game.language)
+        if self.lang_hint is not None:
+            return reply_text.check_lang(self.lang_hint)
         return reply_text.check_lang(self.parsed.lang or self.account_games_language
                                      or self.account.language)
 
@@ -138,6 +163,7 @@ class MailSession:
         self.close_actor()
         self.actor = actor
         self.auth_failed = False
+        self.signed = True
         self.touch(actor.game)
 
     def settle(self) -> None:
@@ -178,9 +204,49 @@ class MailSession:
         self.close_actor()
         if not any(e.messages for e in self.entries):
             self.say(Done.NOTHING)
+        self.flush_joined()
         lang = self.lang
         body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
-        self.ctx.reply(body, subject=self.reply_subject, lang=lang)
+        self.ctx.reply(body, subject=self.reply_subject, lang=lang, kind=self.reply_kind())
+
+    def reply_kind(self) -> str:
+        """Which daily budget the answer counts in (``judge.service.uow``)."""
+        if self.signed or self.creating is not None:
+            return SIGNED
+        if any(isinstance(item, Command | OrderLine | Malformed) for item in self.parsed.items):
+            return ANONYMOUS
+        return UNREAD
+
+    # ------------------------------------------------------------ joined mails
+
+    def send_joined(self, key: tuple[str, ...], to: str, subject: str, text: str,
+                    game: Game, kind: str, headers: dict[str, str] | None = None,
+                    not_before: datetime | None = None) -> None:
+        """Queue ``text`` to ``to`` as part of ONE mail per ``key`` for this whole inbound
+        mail (issue 25: forty press blocks to one reader are one mail, not forty). The parts
+        are joined when the mail is finished; the subject and headers are the first part's,
+        a header the parts disagree on is left out."""
+        found = self.joined.get(key)
+        if found is None:
+            self.joined[key] = Joined(to, subject, [text], game, kind, dict(headers or {}),
+                                      not_before)
+            return
+        found.texts.append(text)
+        for name, value in list(found.headers.items()):
+            if (headers or {}).get(name) != value:
+                del found.headers[name]
+
+    def flush_joined(self) -> None:
+        joined, self.joined = self.joined, {}
+        for part in joined.values():
+            row = self.ctx.send(part.to, part.subject, JOIN_LINE.join(part.texts),
+                                game=part.game, kind=part.kind)
+            if row is None:
+                continue
+            if part.not_before is not None:
+                row.next_attempt_at = part.not_before
+            if part.headers:
+                row.headers = {**(row.headers or {}), **part.headers}
 
     def deliver(self) -> None:
         """Send the notices the use cases left for others (the GM told a seat is locked)."""

@@ -111,7 +111,7 @@ class MailSession:
         self.address_changed = False
         # bounded commands of other modules: name -> how many this mail used
         self.counted_by: dict[str, int] = {}
-        self.joined: dict[tuple[str, ...], Joined] = {}  # see ``send_joined``
+        self.joined_mail: dict[tuple[str, ...], Joined] = {}  # see ``send_joined``
 
     # ------------------------------------------------------------ language and output
 
@@ -226,9 +226,9 @@ class MailSession:
         mail (issue 25: forty press blocks to one reader are one mail, not forty). The parts
         are joined when the mail is finished; the subject and headers are the first part's,
         a header the parts disagree on is left out."""
-        found = self.joined.get(key)
+        found = self.joined_mail.get(key)
         if found is None:
-            self.joined[key] = Joined(to, subject, [text], game, kind, dict(headers or {}),
+            self.joined_mail[key] = Joined(to, subject, [text], game, kind, dict(headers or {}),
                                       not_before)
             return
         found.texts.append(text)
@@ -237,7 +237,7 @@ class MailSession:
                 del found.headers[name]
 
     def flush_joined(self) -> None:
-        joined, self.joined = self.joined, {}
+        joined, self.joined_mail = self.joined_mail, {}
         for part in joined.values():
             row = self.ctx.send(part.to, part.subject, JOIN_LINE.join(part.texts),
                                 game=part.game, kind=part.kind)

@@ -1,9 +1,12 @@
-"""``judge serve``'s web component: the play page in front of the archive, one process."""
+"""``judge serve``'s web component: the play page in front of the JSON API and the archive,
+one process."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.api.app import create_api
+from judge.api.mount import ApiMount
 from judge.archive.server import serve_app
 from judge.archive.webapp import ArchiveApp
 from judge.play.webplay import PlayApp
@@ -13,9 +16,10 @@ if TYPE_CHECKING:
 
 
 def web_app(ctx: AppContext) -> PlayApp:
-    return PlayApp(ctx.db, ctx.settings, ArchiveApp(ctx.db))
+    api = ApiMount(create_api(ctx.db, ctx.settings, clock=ctx.now), ArchiveApp(ctx.db))
+    return PlayApp(ctx.db, ctx.settings, api)
 
 
 async def run(ctx: AppContext) -> None:
-    """Serve the play page and the archive until ``ctx.stopping`` is set."""
+    """Serve the play page, the API and the archive until ``ctx.stopping`` is set."""
     await serve_app(ctx, web_app(ctx))

@@ -114,3 +114,7 @@ class Done(StrEnum):
     PROPOSAL_SENT = "proposal_sent"
     PROPOSAL_ANSWERED = "proposal_answered"
     COMPUTER_SEATED = "computer_seated"
+    # the JSON API (issue 27)
+    TOKEN_MAILED = "token_mailed"
+    TOKEN_REVOKED = "token_revoked"
+    API_TOKEN = "api_token"  # the mail that carries a token to the address of record

@@ -28,6 +28,7 @@ from judge.service.answers import CommandRefusal
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
+    api_token,
     gm,
     guard,
     negotiation,

@@ -1,0 +1,147 @@
+"""The JSON API as a program uses it (issue 27): a real HTTP client against a running judge.
+
+A player asks for a token by mail (it arrives at his registered address only), sends his
+orders by the API, and the bulletin that comes by mail carries them; the reasons for refused
+lines are the mail reply's, in the asked language; after TOKEN OFF the token is refused; the
+game's deadline feed is read by a real iCalendar parser. On SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import httpx
+import icalendar
+import pytest
+
+from tests.api.conftest import WebTable
+from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders, password
+from tests.standard_variant import STANDARD
+
+GAME = "apigame"
+TOKEN = re.compile(r"^([A-Za-z0-9_-]{43})$", re.MULTILINE)
+
+
+async def ask_token(table: WebTable, power: str) -> str:
+    before = len(table.mails_to(address(power)))
+    await table.send(address(power), f"SIGNON {power} {GAME} {password(power)}\nTOKEN\n")
+    mails = table.mails_to(address(power))[before:]
+    found = [m for mail in mails for m in TOKEN.findall(mail.body)]
+    assert len(found) == 1, [m.body for m in mails]
+    # the reply to the sender says it was mailed, never the token itself twice
+    assert sum(found[0] in m.body for m in mails) == 1
+    return found[0]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+async def test_orders_by_api_then_the_bulletin_by_mail(table: WebTable) -> None:
+    await form_game(table, GAME, [])
+    token = await ask_token(table, "FRANCE")
+    auth = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=table.base, timeout=30) as client:
+        # the OpenAPI document is generated from the routes
+        spec = (await client.get("/api/v1/openapi.json")).json()
+        assert "/api/v1/games/{game}/orders" in spec["paths"]
+        assert "post" in spec["paths"]["/api/v1/games/{game}/orders"]
+
+        # public reads: the game with its options and variant
+        games = (await client.get("/api/v1/games")).json()
+        assert [g["name"] for g in games["games"]] == [GAME]
+        game = (await client.get(f"/api/v1/games/{GAME}")).json()
+        assert game["game"]["variant"] == "standard"
+        assert "press" in game["options"] and "observers" not in game["options"]
+
+        # no token, a wrong token: refused alike, nothing learnt
+        sent = {"orders": ["A PAR - BUR"]}
+        assert (await client.post(f"/api/v1/games/{GAME}/orders", json=sent)).status_code == 401
+        wrong = {"Authorization": "Bearer " + "x" * 43}
+        answer = await client.post(f"/api/v1/games/{GAME}/orders", json=sent, headers=wrong)
+        assert answer.status_code == 401 and answer.json()["reason"] == "not_signed_on"
+
+        # the seat's orders, one refused line answered with the mail's reason, in French
+        sent = {"orders": ["A PAR - BUR", "A MAR - XYZ", "F BRE - MAO"]}
+        answer = await client.post(f"/api/v1/games/{GAME}/orders?lang=fr", json=sent,
+                                   headers=auth)
+        assert answer.status_code == 200, answer.text
+        done = answer.json()
+        assert done["power"] == "FRANCE" and done["phase"] == "S1901M"
+        assert [line["order"] for line in done["lines"]] == ["A PAR - BUR", None, "F BRE - MAO"]
+        assert "inconnue" in done["lines"][1]["reason"] and "xyz" in done["lines"][1]["reason"]
+        assert done["stored"] == ["A PAR - BUR", "F BRE - MAO"]
+        assert done["missing"] == ["A MAR"]
+        english = await client.post(f"/api/v1/games/{GAME}/orders", json=sent,
+                                    headers={**auth, "Accept-Language": "en-GB,en;q=0.8"})
+        assert english.json()["lines"][1]["reason"] != done["lines"][1]["reason"]
+        on_file = (await client.get(f"/api/v1/games/{GAME}/orders", headers=auth)).json()
+        assert on_file["orders"] == ["A PAR - BUR", "F BRE - MAO"]
+
+        # a token speaks for its own game only
+        other = await client.get("/api/v1/games/othergame/orders", headers=auth)
+        assert other.status_code == 403
+
+        # the deadline feed, read by a real parser
+        ics = await client.get(f"/games/{GAME}/deadlines.ics")
+        assert ics.status_code == 200 and ics.headers["content-type"].startswith("text/calendar")
+        calendar = icalendar.Calendar.from_ical(ics.content)
+        events = list(calendar.walk("VEVENT"))
+        assert len(events) == 1
+        assert events[0].decoded("DTEND") == table.deadline(GAME)
+        assert GAME in str(events[0]["SUMMARY"])
+        mine = await client.get(f"/api/v1/me/deadlines.ics?token={token}")
+        assert [str(e["UID"]) for e in icalendar.Calendar.from_ical(mine.content)
+                .walk("VEVENT")] == [str(events[0]["UID"])]
+
+        # the whole set by the API, the others by mail: the phase is processed and the
+        # bulletin by mail carries the orders sent by the API
+        full = {"orders": ["A PAR - BUR", "A MAR H", "F BRE - MAO"]}
+        answer = await client.post(f"/api/v1/games/{GAME}/orders", json=full, headers=auth)
+        assert answer.json()["missing"] == []
+        for power in STANDARD.powers:
+            if power != "FRANCE":
+                await orders(table, GAME, power, holds(table, GAME, power))
+        await table.later(timedelta(minutes=10))
+        assert table.game(GAME).phase == "F1901M"
+        bulletin = table.last_to(address("ENGLAND"), "S1901M")
+        assert "BUR" in bulletin.body.upper()
+        phase = (await client.get(f"/api/v1/games/{GAME}/phases/S1901M")).json()
+        assert "A PAR - BUR" in str(phase)
+        svg = await client.get(f"/api/v1/games/{GAME}/phases/S1901M/map.svg")
+        assert svg.status_code == 200 and svg.content.startswith(b"<svg")
+
+        # the feed follows the deadline
+        moved = icalendar.Calendar.from_ical(
+            (await client.get(f"/games/{GAME}/deadlines.ics")).content)
+        assert [e.decoded("DTEND") for e in moved.walk("VEVENT")] == [table.deadline(GAME)]
+
+        # TOKEN OFF by mail: the token is refused from then on
+        await table.send(address("FRANCE"),
+                         f"SIGNON FRANCE {GAME} {password('FRANCE')}\nTOKEN OFF\n")
+        answer = await client.get(f"/api/v1/games/{GAME}/orders", headers=auth)
+        assert answer.status_code == 401
+
+
+async def test_the_gm_revokes_a_players_token_and_no_address_is_told(table: WebTable) -> None:
+    await form_game(table, GAME, [])
+    token = await ask_token(table, "ITALY")
+    reply = table.mails_to(address("ITALY"))[-1].body
+    assert "@" not in reply.split("TOKEN", 1)[-1]  # the reply names no address
+    async with httpx.AsyncClient(base_url=table.base, timeout=30) as client:
+        auth = {"Authorization": f"Bearer {token}"}
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=auth)).status_code == 200
+        await table.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nTOKEN OFF ITALY\n")
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=auth)).status_code == 401
+        # a second TOKEN replaces the first (one live token per seat)
+        first = await ask_token(table, "ITALY")
+        second = await ask_token(table, "ITALY")
+        assert first != second
+        old = await client.get(f"/api/v1/games/{GAME}/orders",
+                               headers={"Authorization": f"Bearer {first}"})
+        new = await client.get(f"/api/v1/games/{GAME}/orders",
+                               headers={"Authorization": f"Bearer {second}"})
+        assert (old.status_code, new.status_code) == (401, 200)
+        # a body too large is refused before it is read
+        big = {"orders": ["A ROM H"] * 10_000}
+        answer = await client.post(f"/api/v1/games/{GAME}/orders", json=big,
+                                   headers={"Authorization": f"Bearer {second}"})
+        assert answer.status_code == 413

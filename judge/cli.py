@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "judge.cli_mail",
     "judge.cli_demo",
     "judge.cli_bot",
+    "judge.cli_mila",
 )
 
 # The module of each command, so that a command imports its own module only: `judge
@@ -33,6 +34,8 @@ COMMANDS = {
     "outbox": "judge.cli_mail",
     "demo": "judge.cli_demo",
     "bot": "judge.cli_bot",
+    "export": "judge.cli_mila",
+    "import": "judge.cli_mila",
 }
 
 

@@ -28,11 +28,12 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from judge.api import calendar
 from judge.api.schemas import GameList, JsonObject, LineReading, OrdersIn, OrdersOnFile, OrdersOut
@@ -41,7 +42,7 @@ from judge.archive.webapp import page_language
 from judge.i18n import LANGUAGES
 from judge.maps import render_png
 from judge.rules.option_registry import OPTIONS
-from judge.service import apitokens, games, usecases
+from judge.service import apitokens, games, mila, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.commands import reply_text
 from judge.service.commands.order_commands import refusal_text
@@ -112,7 +113,7 @@ _NOT_FOUND = {CommandRefusal.NO_SUCH_GAME, CommandRefusal.POWER_NOT_IN_GAME}
 
 
 def create_api(db: Database, settings: Settings,
-               per_minute: int = TOKEN_REQUESTS_PER_MINUTE,
+               per_minute: int | None = None,
                clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> FastAPI:
     """The API application for ``db``; ``clock`` gives ``now`` (tests may fix it)."""
     api = FastAPI(
@@ -121,7 +122,7 @@ def create_api(db: Database, settings: Settings,
                     "token (mail TOKEN after your SIGNON) your seat's orders.",
         openapi_url=f"{PREFIX}/openapi.json", docs_url=None, redoc_url=None,
     )
-    limit = TokenLimit(per_minute)
+    limit = TokenLimit(per_minute or TOKEN_REQUESTS_PER_MINUTE)
 
     @api.exception_handler(ApiRefused)
     async def refused(request: Request, exc: ApiRefused) -> JSONResponse:
@@ -201,6 +202,40 @@ def create_api(db: Database, settings: Settings,
         if turn is None:
             raise ApiRefused(404, "no_such_phase", "no such phase")
         return turn
+
+    @api.get(f"{PREFIX}/games/{{game}}/export", response_model=JsonObject, tags=["games"],
+             summary="The game in MILA's saved-game JSON (public phases and press only)")
+    def export_game(game: str,
+                    format: Annotated[Literal["mila"], Query()] = "mila") -> dict[str, Any]:
+        with db.reading() as session:
+            data = mila.export_game(session, game[:64])
+        if data is None:
+            raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+        return data
+
+    @api.post(f"{PREFIX}/games/import", response_model=JsonObject, tags=["games"],
+              summary="A game in MILA's saved-game JSON read into a new, finished game "
+                      "(a GM's token; the phases are adjudicated again and must agree)",
+              responses={401: {"model": None}, 403: {"model": None}, 422: {"model": None}})
+    async def import_game(request: Request,
+                          name: Annotated[str, Query(max_length=31, description=(
+                              "the new game's name"))],
+                          credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                                 Depends(bearer)] = None) -> dict[str, Any]:
+        raw = await request.body()
+
+        def store() -> dict[str, Any]:
+            with holder(credentials, request, write=True) as (session, found):
+                if not found.gm:
+                    raise _refusal(403, CommandRefusal.NOT_GM, _lang(request, None))
+                try:
+                    made = mila.import_game(session, mila.read_saved_game(raw), name.lower(),
+                                            clock(), found.game.language)
+                except mila.ImportRefused as exc:
+                    raise ApiRefused(422, "import_refused", str(exc)) from None
+                return {"game": made.name, "phase": made.phase, "status": made.status}
+
+        return await run_in_threadpool(store)
 
     @api.get("/games/{game}/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="The game's coming deadlines as an iCalendar feed",

@@ -9,12 +9,14 @@ game's deadline feed is read by a real iCalendar parser. On SQLite and PostgreSQ
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import httpx
 import icalendar
 import pytest
 
+from judge.api import app as api_app
 from tests.api.conftest import WebTable
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders, password
 from tests.standard_variant import STANDARD
@@ -145,3 +147,59 @@ async def test_the_gm_revokes_a_players_token_and_no_address_is_told(table: WebT
         answer = await client.post(f"/api/v1/games/{GAME}/orders", json=big,
                                    headers={"Authorization": f"Bearer {second}"})
         assert answer.status_code == 413
+
+
+@pytest.fixture
+def few_requests(monkeypatch: pytest.MonkeyPatch) -> int:
+    """The judge started after this allows 5 requests a minute per token."""
+    monkeypatch.setattr(api_app, "TOKEN_REQUESTS_PER_MINUTE", 5)
+    return 5
+
+
+async def test_a_token_is_rate_limited_and_export_import_go_through_the_api(
+        few_requests: int, table: WebTable) -> None:
+    await form_game(table, GAME, [])
+    token = await ask_token(table, "ENGLAND")
+    before = len(table.mails_to(GM))
+    await table.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nTOKEN\n")
+    gm_token = TOKEN.findall("\n".join(m.body for m in table.mails_to(GM)[before:]))[0]
+    async with httpx.AsyncClient(base_url=table.base, timeout=30) as client:
+        auth = {"Authorization": f"Bearer {token}"}
+        codes = [(await client.get(f"/api/v1/games/{GAME}/orders", headers=auth)).status_code
+                 for _ in range(few_requests + 2)]
+        assert codes == [200] * few_requests + [429, 429]
+
+        for _ in range(len(codes)):
+            await client.get("/api/v1/games")  # public reads are not counted per token
+        for power in STANDARD.powers:
+            await orders(table, GAME, power, holds(table, GAME, power))
+        await table.later(timedelta(minutes=10))
+        saved = (await client.get(f"/api/v1/games/{GAME}/export?format=mila")).json()
+        assert [p["name"] for p in saved["phases"]] == ["S1901M", "F1901M"]
+        gm = {"Authorization": f"Bearer {gm_token}"}
+        copied = await client.post("/api/v1/games/import?name=apicopy", json=saved, headers=gm)
+        assert copied.status_code == 200, copied.text
+        assert copied.json() == {"game": "apicopy", "phase": "F1901M", "status": "finished"}
+        again = (await client.get("/api/v1/games/apicopy/export")).json()
+        assert [p["state"]["units"] for p in again["phases"]] == \
+            [p["state"]["units"] for p in saved["phases"]]
+        # the GM's token is one token: a second import of the same name is refused, said why
+        twice = await client.post("/api/v1/games/import?name=apicopy", json=saved, headers=gm)
+        assert twice.status_code == 422 and "already exists" in twice.json()["message"]
+        # without a token, an import body is held to the small cap
+        big = await client.post("/api/v1/games/import?name=big", content=b"{" + b" " * 40_000)
+        assert big.status_code == 413
+
+
+async def test_a_body_sent_without_its_length_is_cut_at_the_cap(table: WebTable) -> None:
+    async def chunks() -> AsyncIterator[bytes]:
+        for _ in range(100):
+            yield b" " * 1024
+
+    async with httpx.AsyncClient(base_url=table.base, timeout=30) as client:
+        answer = await client.post(f"/api/v1/games/{GAME}/orders", content=chunks(),
+                                   headers={"Authorization": "Bearer " + "x" * 43,
+                                            "Content-Type": "application/json"})
+        assert answer.status_code == 413
+        # the server is still serving
+        assert (await client.get("/api/v1/games")).status_code == 200

@@ -246,6 +246,25 @@ def _token(words: list[str]) -> Fields:
     return {"value": "off", **_power(words[1:])}
 
 
+# WEBHOOK's words after the URL: a format and events (in English, as Discord and Slack are)
+WEBHOOK_WORDS = frozenset({"DISCORD", "SLACK", "JSON", "RESULTS", "DEADLINE", "MISSING", "START",
+                           "END", "NOTICE"})
+
+
+def _webhook(words: list[str]) -> Fields:
+    """WEBHOOK's ``url [format] [events]``, or ``OFF``. The URL keeps its case (a Discord
+    webhook's token is case-sensitive)."""
+    if len(words) == 1 and value_of("bool", words[0]) == "false":
+        return {"value": "off"}
+    if len(words) > 1 + len(WEBHOOK_WORDS):
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[1:]))
+    rest = [w.upper() for w in words[1:]]
+    unknown = [w for w in rest if w not in WEBHOOK_WORDS]
+    if unknown:
+        raise ArgumentProblem(Problem.BAD_VALUE, unknown[0][:20])
+    return {"value": words[0], "setting": tuple(w.lower() for w in rest)}
+
+
 def _signon(words: list[str]) -> Fields:
     """``power|GM game password``, or njudge's ``Pgame password`` (power initial glued on)."""
     if len(words) == 2:
@@ -369,6 +388,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.END, G,
                 help=N_("END GAME ends the game: a second mail with the same command within 48 hours "
                         "confirms it (END alone only closes a FOR block)")),
+    CommandSpec(Verb.WEBHOOK, G, (Arg(_webhook, words=None),),
+                help=N_("post the game's events to a chat server or a program: WEBHOOK url "
+                        "[DISCORD|SLACK|JSON] [RESULTS DEADLINE MISSING START END NOTICE]; "
+                        "WEBHOOK OFF")),
     # a game option line (after CREATE, or in a GM session); its keywords are the options'
     CommandSpec(Verb.OPTION, G),
 )

@@ -54,6 +54,7 @@ class Verb(StrEnum):
     BECOME = "BECOME"
     GRANT = "GRANT"
     END = "END"
+    WEBHOOK = "WEBHOOK"  # the GM's webhook for a chat server or a program (issue 27)
     OPTION = "OPTION"  # a game option line (CREATE or GM session)
 
 

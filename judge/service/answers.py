@@ -55,6 +55,7 @@ class CommandRefusal(StrEnum):
     NO_PROPOSAL = "no_proposal"
     NO_COMPUTER_SEATS = "no_computer_seats"
     SEAT_NOT_FREE = "seat_not_free"
+    WEBHOOK_REFUSED = "webhook_refused"  # issue 27: a URL that cannot take webhooks
 
 
 class Done(StrEnum):
@@ -118,3 +119,7 @@ class Done(StrEnum):
     TOKEN_MAILED = "token_mailed"
     TOKEN_REVOKED = "token_revoked"
     API_TOKEN = "api_token"  # the mail that carries a token to the address of record
+    WEBHOOK_SET = "webhook_set"
+    WEBHOOK_OFF = "webhook_off"
+    WEBHOOK_KEY = "webhook_key"  # the mail that carries a webhook's signing key to the GM
+    WEBHOOK_DEAD = "webhook_dead"  # the GM told a webhook's deliveries failed

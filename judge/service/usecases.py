@@ -23,7 +23,7 @@ from typing import Any
 from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
-from judge.service import deadlines, games, lockout, turns
+from judge.service import deadlines, games, lockout, turns, webhooks
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
@@ -216,6 +216,8 @@ def start_game(session: Session, caller: Caller, game: Game) -> Game:
     except games.StartRefused as exc:
         raise Denied(CommandRefusal.NOT_ENOUGH_PLAYERS, game, count=int(str(exc)),
                      needed=games.game_variant(game).players) from exc
+    webhooks.emit(session, game, "start", game.phase, caller.now,
+                  deadline_text=games.local_time(game, game.deadline) if game.deadline else "")
     return game
 
 

@@ -27,10 +27,18 @@ class WebTable(Table):
 
 
 @pytest.fixture
+def allow_private() -> bool:
+    """Webhooks to 127.0.0.1 (the tests' receivers): JUDGE_WEBHOOK_ALLOW_PRIVATE=1; a test
+    parametrises it False to see the refusal."""
+    return True
+
+
+@pytest.fixture
 async def table(settings: Settings, relay: CapturingRelay,  # noqa: F811 (fixtures)
-                ) -> AsyncIterator[WebTable]:
+                allow_private: bool) -> AsyncIterator[WebTable]:
     clock = Clock(START)
-    settings = dataclasses.replace(settings, web_port=0, web_host="127.0.0.1")
+    settings = dataclasses.replace(settings, web_port=0, web_host="127.0.0.1",
+                                   webhook_allow_private=allow_private, webhook_tries=2)
     ctx = AppContext(settings=settings, db=Database(settings.database_url), now=clock)
     task = asyncio.create_task(serve(settings, components=[web], ctx=ctx,
                                      handle_signals=False))

@@ -19,9 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from diplomacy import Game as MilaGame
-from diplomacy.utils.export import to_saved_game_format
-from diplomacy.utils.game_phase_data import GamePhaseData
 from sqlalchemy import select
 
 from judge.cli import main
@@ -31,11 +28,21 @@ from judge.storage.models import Game, Press
 from tests.archive.played import SECRET_ADDRESS, SECRET_PRESS, play
 
 ROOT = Path(__file__).resolve().parents[2]
-# MILA's import leaves its convoy-path cache file open (third-party, the judge cannot fix it)
+# MILA's import leaves its convoy-path cache file open (third-party, the judge cannot fix it):
+# it is imported inside the tests (``mila_engine``), under this filter, never at collection
 pytestmark = pytest.mark.filterwarnings(
     "ignore::pytest.PytestUnraisableExceptionWarning",
     "ignore:unclosed file:ResourceWarning",
 )
+
+
+def mila_engine() -> Any:
+    """MILA's ``diplomacy`` package (imported here: see ``pytestmark``)."""
+    import diplomacy
+    import diplomacy.utils.export
+    import diplomacy.utils.game_phase_data
+
+    return diplomacy
 
 
 def export_text(url: str, game: str, monkeypatch: pytest.MonkeyPatch,
@@ -102,13 +109,14 @@ def test_export_replays_through_judge_adjudicate_and_mila_and_imports_back(
     # ... and by MILA's engine, loading each phase as its saved-game reader does. One known
     # difference is left out: MILA moves an army ordered "- X VIA" overland when no fleet
     # carries it, where the DATC (and the judge) make the explicit convoy fail.
+    engines = mila_engine()
     checked = 0
     for phase, following in zip(phases, phases[1:], strict=False):
         if any(o.endswith(" VIA") for orders in phase["orders"].values() for o in orders):
             continue
         checked += 1
-        engine = MilaGame("milagame", map_name="standard", rules=["SOLITAIRE"])
-        engine.set_phase_data(GamePhaseData.from_dict(phase))
+        engine = engines.Game("milagame", map_name="standard", rules=["SOLITAIRE"])
+        engine.set_phase_data(engines.utils.game_phase_data.GamePhaseData.from_dict(phase))
         engine.clear_orders()
         for power, orders in phase["orders"].items():
             engine.set_orders(power, orders)
@@ -134,7 +142,8 @@ def test_export_replays_through_judge_adjudicate_and_mila_and_imports_back(
 def mila_played(years: int, seed: int) -> dict[str, Any]:
     """A game MILA's engine plays with random legal orders, saved in its own format."""
     rng = random.Random(seed)
-    engine = MilaGame("milaplayed", map_name="standard")
+    engines = mila_engine()
+    engine = engines.Game("milaplayed", map_name="standard")
     while not engine.is_game_done and int(engine.get_current_phase()[1:5]) < 1901 + years:
         possible = engine.get_all_possible_orders()
         for power, locations in engine.get_orderable_locations().items():
@@ -145,7 +154,8 @@ def mila_played(years: int, seed: int) -> dict[str, Any]:
             engine.set_orders(power, [rng.choice(choices[loc]) for loc in locations
                                       if choices[loc]])
         engine.process()
-    return to_saved_game_format(engine)
+    saved: dict[str, Any] = engines.utils.export.to_saved_game_format(engine)
+    return saved
 
 
 def test_a_game_mila_saved_imports_and_a_forged_one_is_refused(db: Database) -> None:

@@ -35,6 +35,7 @@ from judge.service.commands import (  # noqa: F401  (importing fills the registr
     order_commands,
     player,
     reply_text,
+    webhook_command,
 )
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import (

@@ -36,7 +36,15 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from judge.api import calendar
-from judge.api.schemas import GameList, JsonObject, LineReading, OrdersIn, OrdersOnFile, OrdersOut
+from judge.api.schemas import (
+    GameList,
+    JsonObject,
+    LineReading,
+    OrdersIn,
+    OrdersOnFile,
+    OrdersOut,
+    Refusal,
+)
 from judge.archive import pages
 from judge.archive.webapp import page_language
 from judge.i18n import LANGUAGES
@@ -159,7 +167,8 @@ def create_api(db: Database, settings: Settings,
         return pages.game_list(rows, page, total, INDEX_PAGE)
 
     @api.get(f"{PREFIX}/games/{{game}}", response_model=JsonObject, tags=["games"],
-             summary="One game: its public row, options, phases and supply centres")
+             summary="One game: its public row, options, phases and supply centres",
+             responses={404: {"model": Refusal}})
     def get_game(game: str) -> dict[str, Any]:
         data = game_archive(db, game[:64])
         if data is None:
@@ -174,14 +183,15 @@ def create_api(db: Database, settings: Settings,
         return out
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}", response_model=JsonObject,
-             tags=["games"], summary="One processed phase: position, orders and results")
+             tags=["games"], summary="One processed phase: position, orders and results",
+             responses={404: {"model": Refusal}})
     def get_phase(game: str, phase: str) -> dict[str, Any]:
         turn = _turn(game, phase)
         return pages.phase_page(turn)
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}/map.svg", tags=["games"],
              response_class=Response, summary="The phase's map (SVG)",
-             responses={200: {"content": {"image/svg+xml": {}}}})
+             responses={200: {"content": {"image/svg+xml": {}}}, 404: {"model": Refusal}})
     def get_map_svg(request: Request, game: str, phase: str) -> Response:
         turn = _turn(game, phase)
         svg = pages.phase_map(turn, _lang(request, turn.get("language")))
@@ -189,7 +199,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}/map.png", tags=["games"],
              response_class=Response, summary="The phase's map (PNG)",
-             responses={200: {"content": {"image/png": {}}}})
+             responses={200: {"content": {"image/png": {}}}, 404: {"model": Refusal}})
     def get_map_png(request: Request, game: str, phase: str) -> Response:
         turn = _turn(game, phase)
         png = render_png(pages.phase_map(turn, _lang(request, turn.get("language"))))
@@ -204,7 +214,8 @@ def create_api(db: Database, settings: Settings,
         return turn
 
     @api.get(f"{PREFIX}/games/{{game}}/export", response_model=JsonObject, tags=["games"],
-             summary="The game in MILA's saved-game JSON (public phases and press only)")
+             summary="The game in MILA's saved-game JSON (public phases and press only)",
+             responses={404: {"model": Refusal}})
     def export_game(game: str,
                     format: Annotated[Literal["mila"], Query()] = "mila") -> dict[str, Any]:
         with db.reading() as session:
@@ -216,7 +227,7 @@ def create_api(db: Database, settings: Settings,
     @api.post(f"{PREFIX}/games/import", response_model=JsonObject, tags=["games"],
               summary="A game in MILA's saved-game JSON read into a new, finished game "
                       "(a GM's token; the phases are adjudicated again and must agree)",
-              responses={401: {"model": None}, 403: {"model": None}, 422: {"model": None}})
+              responses={401: {"model": Refusal}, 403: {"model": Refusal}, 422: {"model": Refusal}})
     async def import_game(request: Request,
                           name: Annotated[str, Query(max_length=31, description=(
                               "the new game's name"))],
@@ -239,7 +250,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get("/games/{game}/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="The game's coming deadlines as an iCalendar feed",
-             responses={200: {"content": {"text/calendar": {}}}})
+             responses={200: {"content": {"text/calendar": {}}}, 404: {"model": Refusal}})
     def deadlines_ics(game: str) -> Response:
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
@@ -252,7 +263,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/orders", response_model=OrdersOnFile, tags=["seat"],
              summary="Your orders on file for the current phase",
-             responses={401: {"model": None}, 403: {"model": None}})
+             responses={401: {"model": Refusal}, 403: {"model": Refusal}})
     def my_orders(request: Request, game: str,
                   credentials: Annotated[HTTPAuthorizationCredentials | None,
                                          Depends(bearer)] = None) -> dict[str, Any]:
@@ -270,8 +281,8 @@ def create_api(db: Database, settings: Settings,
 
     @api.post(f"{PREFIX}/games/{{game}}/orders", response_model=OrdersOut, tags=["seat"],
               summary="Submit your whole set of orders for the current phase",
-              responses={401: {"model": None}, 403: {"model": None},
-                         409: {"model": None}})
+              responses={401: {"model": Refusal}, 403: {"model": Refusal},
+                         409: {"model": Refusal}})
     def submit(request: Request, game: str, body: OrdersIn,
                credentials: Annotated[HTTPAuthorizationCredentials | None,
                                       Depends(bearer)] = None) -> dict[str, Any]:
@@ -297,7 +308,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/me/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="Your games' coming deadlines (every game of the token's account)",
-             responses={200: {"content": {"text/calendar": {}}}})
+             responses={200: {"content": {"text/calendar": {}}}, 401: {"model": Refusal}})
     def my_deadlines(request: Request,
                      credentials: Annotated[HTTPAuthorizationCredentials | None,
                                             Depends(bearer)] = None,

@@ -37,6 +37,8 @@ from starlette.concurrency import run_in_threadpool
 
 from judge.api import calendar
 from judge.api.schemas import (
+    Done,
+    DrawIn,
     GameList,
     JsonObject,
     LineReading,
@@ -52,6 +54,7 @@ from judge.maps import render_png
 from judge.rules.option_registry import OPTIONS
 from judge.service import apitokens, games, mila, usecases
 from judge.service.answers import CommandRefusal
+from judge.service.answers import Done as AnswerDone
 from judge.service.commands import reply_text
 from judge.service.commands.order_commands import refusal_text
 from judge.service.store import Store
@@ -305,6 +308,26 @@ def create_api(db: Database, settings: Settings,
             return {"game": found.game.name, "phase": found.game.phase, "power": found.power,
                     "lines": readings, "stored": outcome.stored, "version": outcome.version,
                     "missing": outcome.missing}
+
+    @api.post(f"{PREFIX}/games/{{game}}/votes/draw", response_model=Done, tags=["seat"],
+              summary="Vote for a draw, or withdraw the vote (secret)",
+              responses={401: {"model": Refusal}, 403: {"model": Refusal},
+                         409: {"model": Refusal}})
+    def draw_vote(request: Request, game: str, body: DrawIn,
+                  credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                         Depends(bearer)] = None) -> dict[str, Any]:
+        with holder(credentials, request, write=True) as (session, found):
+            game_for(request, game, found)
+            lang = _lang(request, found.game.language)
+            if found.seat is None:
+                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
+            try:
+                usecases.vote_draw(session, found.game, found.seat, clock(), body.draw)
+            except usecases.Denied as denied:
+                raise _refusal(409, denied.reason, lang, **denied.params) from None
+            said = AnswerDone.DRAW_VOTED if body.draw else AnswerDone.DRAW_WITHDRAWN
+            return {"game": found.game.name, "power": found.power,
+                    "message": reply_text.message(lang, said.value, game=found.game.name)}
 
     @api.get(f"{PREFIX}/me/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="Your games' coming deadlines (every game of the token's account)",

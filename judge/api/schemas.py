@@ -70,3 +70,17 @@ class GameList(BaseModel):
 
 
 JsonObject = dict[str, Any]
+
+
+class DrawIn(BaseModel):
+    """The seat's secret draw vote: true casts it, false withdraws it (mail: DRAW, NO DRAW)."""
+
+    draw: bool
+
+
+class Done(BaseModel):
+    """What was done, as a mail reply says it, in the asked language."""
+
+    game: str
+    power: str
+    message: str

@@ -28,11 +28,12 @@ from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo
-from judge.storage.models import Game, Seat
+from judge.storage.models import Game, Seat, Vote
 
 __all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
            "join_game", "observe", "prepare_orders", "process_phase", "read_orders",
-           "set_password", "sign_on", "start_game", "submit_orders", "without_orders"]
+           "set_password", "sign_on", "start_game", "submit_orders", "vote_draw",
+           "without_orders"]
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
@@ -288,6 +289,17 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
         deadlines.look_now(session, game, now)
     return OrdersOutcome(report, position, stored, version,
                          without_orders(position, power, stored))
+
+
+def vote_draw(session: Session, game: Game, seat: Seat, now: datetime, draw: bool) -> None:
+    """The seat's secret draw vote: cast (``draw``) or withdrawn; one vote per seat."""
+    if game.status != "active":
+        raise Denied(CommandRefusal.GAME_NOT_ACTIVE, game, game=game.name)
+    playrepo.delete_votes(session, game.id, None, "draw", seat.power)
+    if draw:
+        session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
+                         voter_power=seat.power, target_power=None, payload={}, created=now))
+        session.flush()
 
 
 def without_orders(position: Position, power: str, orders: Sequence[str]) -> list[str]:

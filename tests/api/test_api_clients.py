@@ -15,8 +15,10 @@ from datetime import timedelta
 import httpx
 import icalendar
 import pytest
+from sqlalchemy import select
 
 from judge.api import app as api_app
+from judge.storage.models import Vote
 from tests.api.conftest import WebTable
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders, password
 from tests.standard_variant import STANDARD
@@ -142,6 +144,18 @@ async def test_the_gm_revokes_a_players_token_and_no_address_is_told(table: WebT
         new = await client.get(f"/api/v1/games/{GAME}/orders",
                                headers={"Authorization": f"Bearer {second}"})
         assert (old.status_code, new.status_code) == (401, 200)
+        # a secret draw vote through the same use case as DRAW by mail
+        second_auth = {"Authorization": f"Bearer {second}"}
+        voted = await client.post(f"/api/v1/games/{GAME}/votes/draw?lang=it",
+                                  json={"draw": True}, headers=second_auth)
+        assert voted.status_code == 200 and "patta" in voted.json()["message"].lower()
+        with table.db.reading() as session:
+            votes = session.scalars(select(Vote).where(Vote.kind == "draw")).all()
+            assert [v.voter_power for v in votes] == ["ITALY"]
+        await client.post(f"/api/v1/games/{GAME}/votes/draw", json={"draw": False},
+                          headers=second_auth)
+        with table.db.reading() as session:
+            assert session.scalars(select(Vote).where(Vote.kind == "draw")).all() == []
         # a body too large is refused before it is read
         big = {"orders": ["A ROM H"] * 10_000}
         answer = await client.post(f"/api/v1/games/{GAME}/orders", json=big,

@@ -45,6 +45,9 @@ from judge.api.schemas import (
     OrdersIn,
     OrdersOnFile,
     OrdersOut,
+    PressItem,
+    Processed,
+    ProcessIn,
     Refusal,
 )
 from judge.archive import pages
@@ -328,6 +331,58 @@ def create_api(db: Database, settings: Settings,
             said = AnswerDone.DRAW_VOTED if body.draw else AnswerDone.DRAW_WITHDRAWN
             return {"game": found.game.name, "power": found.power,
                     "message": reply_text.message(lang, said.value, game=found.game.name)}
+
+    @api.post(f"{PREFIX}/games/{{game}}/process", response_model=Processed, tags=["gm"],
+              summary="The GM's PROCESS: adjudicate the current phase now",
+              responses={401: {"model": Refusal}, 403: {"model": Refusal},
+                         409: {"model": Refusal}})
+    def process(request: Request, game: str, body: ProcessIn,
+                credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                       Depends(bearer)] = None) -> dict[str, Any]:
+        with holder(credentials, request, write=True) as (session, found):
+            game_for(request, game, found)
+            lang = _lang(request, found.game.language)
+            if not found.gm:
+                raise _refusal(403, CommandRefusal.NOT_GM, lang)
+            try:
+                report = usecases.process_phase(session, found.game, body.phase.upper(),
+                                                clock(), settings, force=body.force)
+            except usecases.Denied as denied:
+                raise _refusal(409, denied.reason, lang, **denied.params) from None
+            said = reply_text.message(lang, AnswerDone.PROCESSED.value, phase=report.phase,
+                                      action=report.action, why=report.why,
+                                      next_phase=report.next_phase)
+            return {"game": found.game.name, "phase": report.phase, "action": report.action,
+                    "next_phase": report.next_phase, "message": said}
+
+    @api.delete(f"{PREFIX}/games/{{game}}/tokens/{{power}}", response_model=Done,
+                tags=["gm"], summary="The GM revokes a seat's tokens (mail: TOKEN OFF power)",
+                responses={401: {"model": Refusal}, 403: {"model": Refusal}})
+    def revoke(request: Request, game: str, power: str,
+               credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                      Depends(bearer)] = None) -> dict[str, Any]:
+        with holder(credentials, request, write=True) as (session, found):
+            game_for(request, game, found)
+            lang = _lang(request, found.game.language)
+            if not found.gm:
+                raise _refusal(403, CommandRefusal.NOT_GM, lang)
+            power = power.upper()[:16]
+            count = apitokens.revoke(session, found.game, power, clock(), found.account_id)
+            return {"game": found.game.name, "power": power,
+                    "message": reply_text.message(lang, AnswerDone.TOKEN_REVOKED.value,
+                                                  game=found.game.name, power=power,
+                                                  count=count)}
+
+    @api.get(f"{PREFIX}/games/{{game}}/press", response_model=list[PressItem], tags=["games"],
+             summary="The game's public press: broadcasts that name their sender",
+             responses={404: {"model": Refusal}})
+    def public_press(game: str) -> list[dict[str, Any]]:
+        with db.reading() as session:
+            row = Store(session).game_by_name(game[:64])
+            if row is None or row.status == "forming":
+                raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+            return [{"phase": p.phase, "sender": p.from_power, "body": p.body}
+                    for p in mila.public_press(session, row)][-500:]
 
     @api.get(f"{PREFIX}/me/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="Your games' coming deadlines (every game of the token's account)",

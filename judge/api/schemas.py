@@ -84,3 +84,25 @@ class Done(BaseModel):
     game: str
     power: str
     message: str
+
+
+class ProcessIn(BaseModel):
+    """The GM's PROCESS: the current phase, adjudicated now (``force`` while the game waits
+    for a replacement player)."""
+
+    phase: str = Field(max_length=8, examples=["S1901M"])
+    force: bool = False
+
+
+class Processed(BaseModel):
+    game: str
+    phase: str
+    action: str
+    next_phase: str | None
+    message: str
+
+
+class PressItem(BaseModel):
+    phase: str
+    sender: str
+    body: str

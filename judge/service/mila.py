@@ -120,6 +120,13 @@ def _messages(press: list[Press], phase: str) -> list[dict[str, Any]]:
             for p in press if p.phase == phase]
 
 
+def public_press(session: Session, game: Game) -> list[Press]:
+    """The game's public press: broadcasts (every player and observer reads them) that name
+    their sender; grey (anonymous) and private press are never public."""
+    return [p for p in playrepo.press_of_game(session, game.id)
+            if not p.grey and BROADCAST in (p.to_powers or [])]
+
+
 def export_game(session: Session, name: str) -> dict[str, Any] | None:
     """The game ``name`` in MILA's saved-game format; None when there is no such game (a
     forming game has nothing to show either)."""
@@ -127,8 +134,7 @@ def export_game(session: Session, name: str) -> dict[str, Any] | None:
     if game is None or game.status == "forming":
         return None
     variant = games.game_variant(game)
-    public = [p for p in playrepo.press_of_game(session, game.id)
-              if not p.grey and BROADCAST in (p.to_powers or [])]
+    public = public_press(session, game)
     phases = []
     for turn in gamerepo.turns(session, game.id):
         phases.append({

@@ -185,9 +185,35 @@ async def test_a_token_is_rate_limited_and_export_import_go_through_the_api(
 
         for _ in range(len(codes)):
             await client.get("/api/v1/games")  # public reads are not counted per token
-        for power in STANDARD.powers:
-            await orders(table, GAME, power, holds(table, GAME, power))
-        await table.later(timedelta(minutes=10))
+
+        # the GM's token: revoke a seat's token, process the phase
+        gm = {"Authorization": f"Bearer {gm_token}"}
+        italy = {"Authorization": f"Bearer {await ask_token(table, 'ITALY')}"}
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=italy)).status_code \
+            == 200
+        assert (await client.delete(f"/api/v1/games/{GAME}/tokens/ITALY",
+                                    headers=italy)).status_code == 403  # not the GM
+        gone = await client.delete(f"/api/v1/games/{GAME}/tokens/ITALY", headers=gm)
+        assert gone.status_code == 200 and "1 token" in gone.json()["message"]
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=italy)).status_code \
+            == 401
+        wrong = await client.post(f"/api/v1/games/{GAME}/process", json={"phase": "F1901M"},
+                                  headers=gm)
+        assert wrong.status_code == 409 and wrong.json()["reason"] == "not_current_phase"
+        done = await client.post(f"/api/v1/games/{GAME}/process", json={"phase": "S1901M"},
+                                 headers=gm)
+        assert done.status_code == 200, done.text
+        assert (done.json()["action"], done.json()["next_phase"]) == ("adjudicated", "F1901M")
+        await table.settle()
+        assert table.last_to(address("FRANCE"), "S1901M")  # the bulletin went by mail
+
+        # public press: a broadcast by mail is read by the API, private press is not
+        await table.send(address("FRANCE"), f"SIGNON FRANCE {GAME} {password('FRANCE')}\n"
+                         "BROADCAST\nBonjour à tous.\nENDPRESS\nPRESS TO ENGLAND\n"
+                         "Un secret.\nENDPRESS\n")
+        press = (await client.get(f"/api/v1/games/{GAME}/press")).json()
+        assert press == [{"phase": "F1901M", "sender": "FRANCE", "body": "Bonjour à tous."}]
+
         saved = (await client.get(f"/api/v1/games/{GAME}/export?format=mila")).json()
         assert [p["name"] for p in saved["phases"]] == ["S1901M", "F1901M"]
         gm = {"Authorization": f"Bearer {gm_token}"}

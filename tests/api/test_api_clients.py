@@ -243,3 +243,28 @@ async def test_a_body_sent_without_its_length_is_cut_at_the_cap(table: WebTable)
         assert answer.status_code == 413
         # the server is still serving
         assert (await client.get("/api/v1/games")).status_code == 200
+
+
+async def test_a_blind_games_token_and_api_reveal_no_address(table: WebTable) -> None:
+    await form_game(table, GAME, ["BLIND yes"])
+    before = len(table.mails())
+    token = await ask_token(table, "TURKEY")
+    for mail in table.mails()[before:]:
+        # the token mail and the reply: to Turkey's own address, naming nobody's
+        assert mail.to == address("TURKEY")
+        assert "players.test" not in mail.body
+    async with httpx.AsyncClient(base_url=table.base, timeout=30) as client:
+        auth = {"Authorization": f"Bearer {token}"}
+        answers = [await client.get(f"/api/v1/games/{GAME}"),
+                   await client.get(f"/api/v1/games/{GAME}/orders", headers=auth),
+                   await client.post(f"/api/v1/games/{GAME}/orders", headers=auth,
+                                     json={"orders": ["A CON - BUL", "X YYY"]}),
+                   await client.get("/api/v1/me/deadlines.ics", headers=auth),
+                   await client.get(f"/games/{GAME}/deadlines.ics"),
+                   await client.get("/api/v1/games")]
+        for answer in answers:
+            assert answer.status_code == 200, answer.text
+            # every address at the table is @players.test (the judge's own domain may be in
+            # an iCalendar UID)
+            assert b"players.test" not in answer.content
+        assert answers[0].json()["game"]["players"] is None  # the archive's blind rule

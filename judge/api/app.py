@@ -51,7 +51,6 @@ from judge.api.schemas import (
     Refusal,
 )
 from judge.archive import pages
-from judge.archive.webapp import page_language
 from judge.i18n import LANGUAGES
 from judge.maps import render_png
 from judge.rules.option_registry import OPTIONS
@@ -107,15 +106,11 @@ def _lang(request: Request, fallback: str | None) -> str:
     asked = request.query_params.get("lang", "")
     if asked in LANGUAGES:
         return asked
-    return page_language("", request.headers.get("accept-language", ""), None) \
-        if _accepts_known(request) else (fallback if fallback in LANGUAGES else "en")
-
-
-def _accepts_known(request: Request) -> bool:
-    for part in request.headers.get("accept-language", "").split(","):
-        if part.split(";")[0].strip().lower()[:2] in LANGUAGES:
-            return True
-    return False
+    for part in request.headers.get("accept-language", "").split(",")[:20]:
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return fallback if fallback in LANGUAGES else "en"
 
 
 def _refusal(status: int, key: CommandRefusal, lang: str, **params: Any) -> ApiRefused:

@@ -90,7 +90,8 @@ def holder(session: Session, token: str, now: datetime) -> Holder | None:
         seat = None
     else:
         seat = playrepo.seat_by_power(session, game.id, row.power)
-        if seat is None or seat.account_id != row.account_id:
+        # as SIGNON: an ejected (vacant) seat signs on no more, whoever held it
+        if seat is None or seat.account_id != row.account_id or seat.status == "vacant":
             return None
-    row.last_used_at = now
+    row.last_used_at = now  # kept by a write request's transaction (a read's is rolled back)
     return Holder(row.id, game, row.power, seat, row.account_id)

@@ -156,6 +156,13 @@ async def test_the_gm_revokes_a_players_token_and_no_address_is_told(table: WebT
                           headers=second_auth)
         with table.db.reading() as session:
             assert session.scalars(select(Vote).where(Vote.kind == "draw")).all() == []
+        # a token follows the seat's player: once the GM ejects him, it no longer works
+        france = {"Authorization": f"Bearer {await ask_token(table, 'FRANCE')}"}
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=france)).status_code \
+            == 200
+        await table.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nEJECT FRANCE\n")
+        assert (await client.get(f"/api/v1/games/{GAME}/orders", headers=france)).status_code \
+            == 401
         # a body too large is refused before it is read
         big = {"orders": ["A ROM H"] * 10_000}
         answer = await client.post(f"/api/v1/games/{GAME}/orders", json=big,

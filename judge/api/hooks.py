@@ -5,8 +5,9 @@ Each round takes the due deliveries (at most ``BATCH``), posts each in a worker 
 records the outcome: a 2xx answer is ``sent``; anything else (refused address, no answer in
 ``TIMEOUT`` seconds, an error status) is tried again after 30 s, doubling, at most an hour,
 until ``webhook_tries`` tries, then ``dead`` and the GM told once per webhook by mail (the
-GM's address of record, in the game's language). Deliveries are at least once: a judge
-stopped between the post and its record posts again.
+GM's address of record, in the game's language). A delivery is claimed before its post
+(several judge nodes may share the queue); it is at least once: a judge stopped between the
+post and its record posts it again once the claim (``CLAIM``) runs out.
 
 The transport is the standard library's ``http.client``, connected to the address the
 host name was checked to resolve to (``webhooks.resolve``), with TLS verified against the
@@ -48,6 +49,8 @@ MAX_ANSWER = 64 * 1024
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
 USER_AGENT = "judge-webhooks/1"
+# a post in hand is not taken by another node for this long (the post's timeout and more)
+CLAIM = timedelta(seconds=60)
 
 
 class Post:
@@ -169,6 +172,11 @@ class HookRunner(Runner):
         return 0 if len(due) == BATCH else None
 
     def deliver(self, delivery_id: int) -> None:
+        with self.db.session() as session:
+            # taken for this post (several judge nodes may poll the same queue)
+            now = self.now()
+            if not webhookrepo.claim(session, delivery_id, now, now + CLAIM):
+                return
         with self.db.reading() as session:
             found = webhookrepo.delivery(session, delivery_id)
             if found is None or found[0].status != "pending":

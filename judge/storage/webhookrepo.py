@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from judge.storage.models_api import Webhook, WebhookDelivery
@@ -57,3 +57,12 @@ def next_due(session: Session) -> datetime | None:
 
 def game_of(session: Session, game_id: int) -> Game | None:
     return session.get(Game, game_id)
+
+
+def claim(session: Session, delivery_id: int, now: datetime, until: datetime) -> bool:
+    """Take a due delivery for one poster: its next attempt moves to ``until`` only if it is
+    still pending and due (another judge node that took it first makes this false)."""
+    result = session.execute(update(WebhookDelivery).where(
+        WebhookDelivery.id == delivery_id, WebhookDelivery.status == "pending",
+        WebhookDelivery.next_attempt_at <= now).values(next_attempt_at=until))
+    return int(getattr(result, "rowcount", 0) or 0) == 1

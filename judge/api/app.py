@@ -51,7 +51,7 @@ from judge.api.schemas import (
     Refusal,
 )
 from judge.archive import pages
-from judge.i18n import LANGUAGES
+from judge.i18n import LANGUAGES, N_, tr
 from judge.maps import render_png
 from judge.rules.option_registry import OPTIONS
 from judge.service import apitokens, games, mila, usecases
@@ -69,6 +69,7 @@ PREFIX = "/api/v1"
 # some to spare; beyond it the API answers 429 without touching the database
 TOKEN_REQUESTS_PER_MINUTE = 120
 _PUBLIC_OPTIONS = frozenset(spec.key for spec in OPTIONS)
+RATE_LIMITED = N_("Too many requests with this token: at most %(count)s a minute.")
 
 bearer = HTTPBearer(auto_error=False, description="a token mailed by the TOKEN command")
 
@@ -117,6 +118,10 @@ def _refusal(status: int, key: CommandRefusal, lang: str, **params: Any) -> ApiR
     return ApiRefused(status, key.value, reply_text.message(lang, key.value, **params))
 
 
+def _no_game(request: Request, game: str) -> ApiRefused:
+    return _refusal(404, CommandRefusal.NO_SUCH_GAME, _lang(request, None), game=game[:64])
+
+
 # refusals that mean "no such thing here" rather than "not now"
 _NOT_FOUND = {CommandRefusal.NO_SUCH_GAME, CommandRefusal.POWER_NOT_IN_GAME}
 
@@ -147,7 +152,7 @@ def create_api(db: Database, settings: Settings,
         if not token or len(token) > apitokens.MAX_TOKEN_CHARS:
             raise _refusal(401, CommandRefusal.NOT_SIGNED_ON, lang)
         if not limit.allow(apitokens.digest(token), time.monotonic()):
-            raise ApiRefused(429, "rate_limited", "too many requests for this token")
+            raise ApiRefused(429, "rate_limited", tr(lang, RATE_LIMITED, count=limit.per_minute))
         with db.session() if write else db.reading() as session:
             found = apitokens.holder(session, token, clock())
             if found is None:
@@ -170,10 +175,10 @@ def create_api(db: Database, settings: Settings,
     @api.get(f"{PREFIX}/games/{{game}}", response_model=JsonObject, tags=["games"],
              summary="One game: its public row, options, phases and supply centres",
              responses={404: {"model": Refusal}})
-    def get_game(game: str) -> dict[str, Any]:
+    def get_game(request: Request, game: str) -> dict[str, Any]:
         data = game_archive(db, game[:64])
         if data is None:
-            raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+            raise _no_game(request, game)
         out = pages.game_page(data)
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
@@ -186,15 +191,15 @@ def create_api(db: Database, settings: Settings,
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}", response_model=JsonObject,
              tags=["games"], summary="One processed phase: position, orders and results",
              responses={404: {"model": Refusal}})
-    def get_phase(game: str, phase: str) -> dict[str, Any]:
-        turn = _turn(game, phase)
+    def get_phase(request: Request, game: str, phase: str) -> dict[str, Any]:
+        turn = _turn(request, game, phase)
         return pages.phase_page(turn)
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}/map.svg", tags=["games"],
              response_class=Response, summary="The phase's map (SVG)",
              responses={200: {"content": {"image/svg+xml": {}}}, 404: {"model": Refusal}})
     def get_map_svg(request: Request, game: str, phase: str) -> Response:
-        turn = _turn(game, phase)
+        turn = _turn(request, game, phase)
         svg = pages.phase_map(turn, _lang(request, turn.get("language")))
         return Response(svg.encode(), media_type="image/svg+xml")
 
@@ -202,27 +207,28 @@ def create_api(db: Database, settings: Settings,
              response_class=Response, summary="The phase's map (PNG)",
              responses={200: {"content": {"image/png": {}}}, 404: {"model": Refusal}})
     def get_map_png(request: Request, game: str, phase: str) -> Response:
-        turn = _turn(game, phase)
+        turn = _turn(request, game, phase)
         png = render_png(pages.phase_map(turn, _lang(request, turn.get("language"))))
         return Response(png, media_type="image/png")
 
-    def _turn(game: str, phase: str) -> dict[str, Any]:
+    def _turn(request: Request, game: str, phase: str) -> dict[str, Any]:
         turn = None
         if len(phase) == 6 and phase[0].upper() in "SFW" and phase[1:5].isdigit():
             turn = turn_archive(db, game[:64], phase.upper())
         if turn is None:
-            raise ApiRefused(404, "no_such_phase", "no such phase")
+            raise _refusal(404, CommandRefusal.NO_SUCH_TURN, _lang(request, None),
+                           game=game[:64], phase=phase[:8])
         return turn
 
     @api.get(f"{PREFIX}/games/{{game}}/export", response_model=JsonObject, tags=["games"],
              summary="The game in MILA's saved-game JSON (public phases and press only)",
              responses={404: {"model": Refusal}})
-    def export_game(game: str,
+    def export_game(request: Request, game: str,
                     format: Annotated[Literal["mila"], Query()] = "mila") -> dict[str, Any]:
         with db.reading() as session:
             data = mila.export_game(session, game[:64])
         if data is None:
-            raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+            raise _no_game(request, game)
         return data
 
     @api.post(f"{PREFIX}/games/import", response_model=JsonObject, tags=["games"],
@@ -252,11 +258,11 @@ def create_api(db: Database, settings: Settings,
     @api.get("/games/{game}/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="The game's coming deadlines as an iCalendar feed",
              responses={200: {"content": {"text/calendar": {}}}, 404: {"model": Refusal}})
-    def deadlines_ics(game: str) -> Response:
+    def deadlines_ics(request: Request, game: str) -> Response:
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
             if row is None or row.status == "forming":
-                raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+                raise _no_game(request, game)
             body = calendar.game_feed(session, [row], settings.domain, clock())
         return Response(body, media_type="text/calendar; charset=utf-8")
 
@@ -371,11 +377,11 @@ def create_api(db: Database, settings: Settings,
     @api.get(f"{PREFIX}/games/{{game}}/press", response_model=list[PressItem], tags=["games"],
              summary="The game's public press: broadcasts that name their sender",
              responses={404: {"model": Refusal}})
-    def public_press(game: str) -> list[dict[str, Any]]:
+    def public_press(request: Request, game: str) -> list[dict[str, Any]]:
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
             if row is None or row.status == "forming":
-                raise ApiRefused(404, CommandRefusal.NO_SUCH_GAME.value, "no such game")
+                raise _no_game(request, game)
             return [{"phase": p.phase, "sender": p.from_power, "body": p.body}
                     for p in mila.public_press(session, row)][-500:]
 

@@ -56,6 +56,13 @@ async def test_orders_by_api_then_the_bulletin_by_mail(table: WebTable) -> None:
         assert game["game"]["variant"] == "standard"
         assert "press" in game["options"] and "observers" not in game["options"]
 
+        missing = [await client.get("/api/v1/games/nosuch", params={"lang": lang})
+                   for lang in ("en", "it")]
+        assert [m.status_code for m in missing] == [404, 404]
+        assert {m.json()["reason"] for m in missing} == {"no_such_game"}
+        assert missing[0].json()["message"] != missing[1].json()["message"]
+        assert (await client.get(f"/api/v1/games/{GAME}/phases/S1999M")).status_code == 404
+
         # no token, a wrong token: refused alike, nothing learnt
         sent = {"orders": ["A PAR - BUR"]}
         assert (await client.post(f"/api/v1/games/{GAME}/orders", json=sent)).status_code == 401

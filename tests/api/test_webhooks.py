@@ -19,8 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from judge.service import webhooks
+from judge.storage.models import WebhookDelivery
 from tests.api.conftest import WebTable
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders
 from tests.standard_variant import STANDARD
@@ -76,6 +78,22 @@ def receiver() -> Iterator[Receiver]:
     r.close()
 
 
+def deliveries(table: WebTable) -> list[tuple[str, str]]:
+    with table.db.reading() as session:
+        return [(d.event, d.status) for d in session.scalars(select(WebhookDelivery))]
+
+
+async def failure_recorded(table: WebTable) -> None:
+    """Wait until a failed post is written back (its retry scheduled)."""
+    for _ in range(600):
+        with table.db.reading() as session:
+            if session.scalars(select(WebhookDelivery).where(
+                    WebhookDelivery.status == "pending", WebhookDelivery.tries >= 1)).first():
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the failed post was not recorded")
+
+
 async def play_spring(table: WebTable) -> None:
     for power in STANDARD.powers:
         await orders(table, GAME, power, holds(table, GAME, power))
@@ -125,7 +143,8 @@ async def test_results_reach_a_discord_channel_with_the_map(table: WebTable,
     for power in STANDARD.powers:
         await orders(table, GAME, power, holds(table, GAME, power))
     await table.later(timedelta(minutes=10))
-    await asyncio.sleep(1.5)  # two polls of the runner: a post would have left by now
+    assert table.game(GAME).phase == "S1902M"
+    assert deliveries(table) == []  # nothing queued, so nothing can be posted
     assert len(receiver.posts) == 1
 
 
@@ -151,6 +170,7 @@ async def test_signed_json_and_a_dead_webhook_told_to_the_gm_once(table: WebTabl
         await orders(table, GAME, power, holds(table, GAME, power))
     await table.later(timedelta(minutes=10))
     await receiver.wait_for(2, table)
+    await failure_recorded(table)  # the retry is set from the clock before it moves
     await table.later(timedelta(minutes=1))  # past the first retry's 30 s
     await receiver.wait_for(3, table)
     for _ in range(200):
@@ -171,7 +191,7 @@ async def test_a_private_address_is_refused(table: WebTable, receiver: Receiver)
     assert "loopback, private or link-local" in reply
     assert not KEY.findall(reply)
     await play_spring(table)
-    await asyncio.sleep(1.0)
+    assert deliveries(table) == []
     assert receiver.posts == []
     assert address("FRANCE")  # the players got their results as ever
     assert table.last_to(address("FRANCE"), "S1901M")

@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "judge.cli_mail",
     "judge.cli_demo",
     "judge.cli_bot",
+    "judge.cli_mila",
 )
 
 # The module of each command, so that a command imports its own module only: `judge
@@ -35,6 +36,8 @@ COMMANDS = {
     "read": "judge.cli_mail",
     "demo": "judge.cli_demo",
     "bot": "judge.cli_bot",
+    "export": "judge.cli_mila",
+    "import": "judge.cli_mila",
 }
 
 

@@ -160,6 +160,13 @@ class Settings:
         5, "The play page: solo games one client (IP address) may start in an hour; "
         "web_games_per_hour for all clients together (0: the page starts none).")
     web_games_per_hour: int = setting(60, "")
+    webhook_allow_private: bool = setting(
+        False, "Webhooks (the GM's WEBHOOK): also to loopback, private and link-local addresses "
+        "(a judge and its chat bot on one private network; the tests). Off: such an address, "
+        "as the host name resolves when set and at each delivery, is refused.")
+    webhook_tries: int = setting(
+        6, "Deliveries of one webhook event tried (backoff from 30 s doubling, at most an hour) "
+        "before it is dead and the GM is told (once per webhook).")
     log_level: str = setting("INFO", "DEBUG | INFO | WARNING | ERROR (any case).")
     log_repeats_per_minute: int = setting(
         10, "Log lines of one message template per minute, warnings and up; 0: no limit.")

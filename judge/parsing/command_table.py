@@ -27,7 +27,7 @@ from typing import Any
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
-from judge.parsing.commands_options import grey_words
+from judge.parsing.commands_options import grey_words, value_of
 from judge.parsing.commands_types import LANGS, Problem, Role, Verb
 from judge.rules.option_registry import EVERY_RULE_SET, OPTIONS, OptionSpec
 from judge.rules.options import RuleSet
@@ -254,6 +254,36 @@ def _grey(words: list[str]) -> Fields:
     return {"grey": True}
 
 
+def _token(words: list[str]) -> Fields:
+    """TOKEN's ``OFF [power]``: revoke instead of asking (a power: the GM revokes a seat's)."""
+    if value_of("bool", words[0]) != "false":
+        raise ArgumentProblem(Problem.BAD_VALUE, words[0])
+    if len(words) == 1:
+        return {"value": "off"}
+    if len(words) > 2:
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[2:]))
+    return {"value": "off", **_power(words[1:])}
+
+
+# WEBHOOK's words after the URL: a format and events (in English, as Discord and Slack are)
+WEBHOOK_WORDS = frozenset({"DISCORD", "SLACK", "JSON", "RESULTS", "DEADLINE", "MISSING", "START",
+                           "END", "NOTICE"})
+
+
+def _webhook(words: list[str]) -> Fields:
+    """WEBHOOK's ``url [format] [events]``, or ``OFF``. The URL keeps its case (a Discord
+    webhook's token is case-sensitive)."""
+    if len(words) == 1 and value_of("bool", words[0]) == "false":
+        return {"value": "off"}
+    if len(words) > 1 + len(WEBHOOK_WORDS):
+        raise ArgumentProblem(Problem.TOO_MANY_ARGUMENTS, " ".join(words[1:]))
+    rest = [w.upper() for w in words[1:]]
+    unknown = [w for w in rest if w not in WEBHOOK_WORDS]
+    if unknown:
+        raise ArgumentProblem(Problem.BAD_VALUE, unknown[0][:20])
+    return {"value": words[0], "setting": tuple(w.lower() for w in rest)}
+
+
 def _signon(words: list[str]) -> Fields:
     """``power|GM game password``, or njudge's ``Pgame password`` (power initial glued on)."""
     if len(words) == 2:
@@ -327,6 +357,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("change the address the judge writes to")),
     CommandSpec(Verb.SET_NAME, P, (Arg(_display_name, words=None),), gm_may=True,
                 help=N_("the name the archive shows beside your power")),
+    CommandSpec(Verb.TOKEN, P, (Arg(_token, optional=True, words=2),), gm_may=True,
+                help=N_("a token for the JSON API, mailed to your registered address (TOKEN OFF: "
+                        "revoke it; the GM: TOKEN OFF power)")),
     CommandSpec(Verb.LATE, P, (NUMBER,),
                 help=N_("ask for late days for this phase")),
     CommandSpec(Verb.DRAW, P,
@@ -382,6 +415,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.END, G,
                 help=N_("END GAME ends the game: a second mail with the same command within 48 hours "
                         "confirms it (END alone only closes a FOR block)")),
+    CommandSpec(Verb.WEBHOOK, G, (Arg(_webhook, words=None),),
+                help=N_("post the game's events to a chat server or a program: WEBHOOK url "
+                        "[DISCORD|SLACK|JSON] [RESULTS DEADLINE MISSING START END NOTICE]; "
+                        "WEBHOOK OFF")),
     # a game option line (after CREATE, or in a GM session); its keywords are the options'
     CommandSpec(Verb.OPTION, G),
 )

@@ -31,6 +31,7 @@ class Verb(StrEnum):
     SET_PASSWORD = "SET_PASSWORD"
     SET_ADDRESS = "SET_ADDRESS"
     SET_NAME = "SET_NAME"
+    TOKEN = "TOKEN"  # the JSON API's bearer token, mailed to the address of record (issue 27)
     LATE = "LATE"
     DRAW = "DRAW"
     NO_DRAW = "NO_DRAW"
@@ -56,6 +57,7 @@ class Verb(StrEnum):
     BECOME = "BECOME"
     GRANT = "GRANT"
     END = "END"
+    WEBHOOK = "WEBHOOK"  # the GM's webhook for a chat server or a program (issue 27)
     OPTION = "OPTION"  # a game option line (CREATE or GM session)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from judge.bulletins.render import render
 from judge.bulletins.views import GameInfo, Notice, SeatInfo, notice_view
+from judge.service import webhooks
 from judge.service.header_safety import addr_spec
 from judge.service.uow import outbound_row
 from judge.settings import Settings
@@ -103,7 +104,24 @@ def broadcast(session: Session, settings: Settings, now: datetime, game: Game, e
     subject, body = render(event, game_info(game, settings).language, view)
     targets = everyone(session, game) if addresses is None else list(addresses)
     queue(session, settings, now, game, targets, subject, body, attachments=attachments)
+    _to_webhook(session, now, game, event, view, body)
     return subject, body
+
+
+def _to_webhook(session: Session, now: datetime, game: Game, event: str, view: dict[str, Any],
+                body: str) -> None:
+    """The game's webhook hears what everyone hears (issue 27): the end, notices, and for a
+    reminder the deadline (once a phase) and which powers have no orders yet (never what)."""
+    phase = str(view.get("phase") or game.phase)
+    if event == "end":
+        webhooks.emit(session, game, "end", phase, now)
+    elif event == "notice":
+        webhooks.emit(session, game, "notice", phase, now, body=body)
+    elif event == "reminder":
+        webhooks.emit(session, game, "deadline", phase, now, once_per_phase=True,
+                      deadline_text=view.get("deadline") or "")
+        for power in view.get("missing") or []:
+            webhooks.emit(session, game, "missing", phase, now, power=power)
 
 
 # seed 002: "l'arbitro sospende la partita ... e lancia in M.L. una richiesta di sostituzione":

@@ -61,6 +61,7 @@ class CommandRefusal(StrEnum):
     RECORD_TOO_LOW = "record_too_low"  # issue 30: below the game's MIN RELIABILITY at JOIN
     NO_CLOCK_VOTE = "no_clock_vote"  # APPROVE / OPPOSE with no request of a playing GM open
     PRESS_LIMIT = "press_limit"
+    WEBHOOK_REFUSED = "webhook_refused"  # issue 27: a URL that cannot take webhooks
 
 
 class Done(StrEnum):
@@ -131,3 +132,11 @@ class Done(StrEnum):
     CLOCK_VOTE_OPEN = "clock_vote_open"
     CLOCK_VOTE_RECORDED = "clock_vote_recorded"
     CLOCK_VOTE_REJECTED = "clock_vote_rejected"
+    # the JSON API (issue 27)
+    TOKEN_MAILED = "token_mailed"
+    TOKEN_REVOKED = "token_revoked"
+    API_TOKEN = "api_token"  # the mail that carries a token to the address of record
+    WEBHOOK_SET = "webhook_set"
+    WEBHOOK_OFF = "webhook_off"
+    WEBHOOK_KEY = "webhook_key"  # the mail that carries a webhook's signing key to the GM
+    WEBHOOK_DEAD = "webhook_dead"  # the GM told a webhook's deliveries failed

@@ -34,7 +34,7 @@ from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot, SeatStatus
-from judge.service import announce, deadlines, gamelog, rendering
+from judge.service import announce, deadlines, gamelog, rendering, webhooks
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
@@ -393,6 +393,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # the club's list hears of a replacement called or found (seed 002); held, like every
     # mail queued after the results in this transaction, until the results have left
     announce.tell_club_list(session, settings, now, game, next_phase, notices, due_at)
+    webhooks.emit(session, game, "results", phase, now, next=next_phase)  # issue 27
     # foreign orders for a power whose player is back are void (seed 002)
     for power in decision.drop_foreign_orders_for:
         for vote in votes(session, game.id, phase=phase, kind="sommossa_order"):

@@ -24,16 +24,17 @@ from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
 from judge.parsing.report import ParseReport, parse_orders
 from judge.rules.reliability import Record
-from judge.service import deadlines, games, lockout, turns
+from judge.service import deadlines, games, lockout, turns, webhooks
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
 from judge.settings import Settings
 from judge.storage import gamerepo, playrepo, recordrepo
-from judge.storage.models import Game, Seat
+from judge.storage.models import Game, Seat, Vote
 
 __all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
            "join_game", "observe", "prepare_orders", "process_phase", "read_orders",
-           "set_password", "sign_on", "start_game", "submit_orders", "without_orders"]
+           "set_password", "sign_on", "start_game", "submit_orders", "vote_draw",
+           "without_orders"]
 
 Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
@@ -225,6 +226,8 @@ def start_game(session: Session, caller: Caller, game: Game) -> Game:
     except games.StartRefused as exc:
         raise Denied(CommandRefusal.NOT_ENOUGH_PLAYERS, game, count=int(str(exc)),
                      needed=games.game_variant(game).players) from exc
+    webhooks.emit(session, game, "start", game.phase, caller.now,
+                  deadline_text=games.local_time(game, game.deadline) if game.deadline else "")
     return game
 
 
@@ -295,6 +298,17 @@ def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str]
         deadlines.look_now(session, game, now)
     return OrdersOutcome(report, position, stored, version,
                          without_orders(position, power, stored))
+
+
+def vote_draw(session: Session, game: Game, seat: Seat, now: datetime, draw: bool) -> None:
+    """The seat's secret draw vote: cast (``draw``) or withdrawn; one vote per seat."""
+    if game.status != "active":
+        raise Denied(CommandRefusal.GAME_NOT_ACTIVE, game, game=game.name)
+    playrepo.delete_votes(session, game.id, None, "draw", seat.power)
+    if draw:
+        session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
+                         voter_power=seat.power, target_power=None, payload={}, created=now))
+        session.flush()
 
 
 def without_orders(position: Position, power: str, orders: Sequence[str]) -> list[str]:

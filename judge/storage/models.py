@@ -1,6 +1,7 @@
 """All tables, importable from one place (``from judge.storage.models import Game``)."""
 
 from judge.storage.base import Base
+from judge.storage.models_api import ApiToken, Webhook, WebhookDelivery
 from judge.storage.models_blob import Blob, RenderJob
 from judge.storage.models_bots import (
     AGREEMENT_STATUSES,
@@ -44,6 +45,9 @@ from judge.storage.models_mail import (
 
 __all__ = [
     "PlayerRecord",
+    "ApiToken",
+    "Webhook",
+    "WebhookDelivery",
     "CONFIRMATION_ACTIONS",
     "CONFIRMATION_STATUSES",
     "Confirmation",

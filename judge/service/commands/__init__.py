@@ -28,6 +28,7 @@ from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.commands import (  # noqa: F401  (importing fills the registry)
     anyone,
+    api_token,
     away,
     gm,
     gm_vote,
@@ -36,6 +37,7 @@ from judge.service.commands import (  # noqa: F401  (importing fills the registr
     order_commands,
     player,
     reply_text,
+    webhook_command,
 )
 from judge.service.commands.registry import BINDINGS
 from judge.service.commands.session import (

@@ -134,16 +134,12 @@ def late_command(s: MailSession, cmd: Command) -> None:
 @handles(Verb.DRAW, Verb.NO_DRAW)
 def draw_command(s: MailSession, cmd: Command) -> None:
     game, seat = _seat(s)
-    if not _active(s, game):
+    try:
+        usecases.vote_draw(s.session, game, seat, s.now, cmd.verb is Verb.DRAW)
+    except usecases.Denied as denied:
+        s.refused(denied)
         return
-    s.store.delete_votes(game.id, None, "draw", seat.power)
-    if cmd.verb is Verb.DRAW:
-        s.store.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
-                         voter_power=seat.power, target_power=None, payload={},
-                         created=s.now))
-        s.say(Done.DRAW_VOTED, game=game.name)
-    else:
-        s.say(Done.DRAW_WITHDRAWN, game=game.name)
+    s.say(Done.DRAW_VOTED if cmd.verb is Verb.DRAW else Done.DRAW_WITHDRAWN, game=game.name)
 
 
 @handles(Verb.CONCEDE)

@@ -1,0 +1,108 @@
+"""What the API's requests and answers look like: pydantic models, the source of the
+OpenAPI document (``/api/v1/openapi.json`` is generated from them and the routes).
+
+The bounds here are the hostile-sender rules of the mail side said as types: a request
+carries at most ``MAX_LINES`` order lines of at most ``MAX_LINE`` characters (a power has at
+most 34 units), and the web guard caps the body before it is parsed (``judge.api.mount``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+MAX_LINES = 60
+MAX_LINE = 120
+
+OrderText = Annotated[str, Field(max_length=MAX_LINE)]
+
+
+class OrdersIn(BaseModel):
+    """A seat's whole set of orders for the current phase, in any notation the game reads."""
+
+    orders: list[OrderText] = Field(max_length=MAX_LINES,
+                                    examples=[["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]])
+
+
+class LineReading(BaseModel):
+    """One order line as the judge read it: the canonical order, or why it was refused."""
+
+    line: str
+    order: str | None = Field(None, description="the canonical order when the line stands")
+    reason: str | None = Field(None, description="why the line was refused, in the asked "
+                               "language (the reason a mail reply gives)")
+
+
+class OrdersOut(BaseModel):
+    game: str
+    phase: str
+    power: str
+    lines: list[LineReading] = Field(description="every line sent, in order")
+    stored: list[str] = Field(description="the orders on file after this request")
+    version: int | None = Field(description="the order set's version written; null when "
+                                "nothing new was stored")
+    missing: list[str] = Field(description="units still without an order")
+
+
+class OrdersOnFile(BaseModel):
+    game: str
+    phase: str
+    power: str
+    orders: list[str]
+    version: int | None
+    missing: list[str]
+
+
+class Refusal(BaseModel):
+    """A refusal: ``reason`` is the use case's code, ``message`` the sentence a mail reply
+    gives, in the asked language."""
+
+    reason: str
+    message: str
+
+
+class GameList(BaseModel):
+    games: list[dict[str, Any]]
+    page: int
+    pages: int
+    total: int | None = None
+
+
+JsonObject = dict[str, Any]
+
+
+class DrawIn(BaseModel):
+    """The seat's secret draw vote: true casts it, false withdraws it (mail: DRAW, NO DRAW)."""
+
+    draw: bool
+
+
+class Done(BaseModel):
+    """What was done, as a mail reply says it, in the asked language."""
+
+    game: str
+    power: str
+    message: str
+
+
+class ProcessIn(BaseModel):
+    """The GM's PROCESS: the current phase, adjudicated now (``force`` while the game waits
+    for a replacement player)."""
+
+    phase: str = Field(max_length=8, examples=["S1901M"])
+    force: bool = False
+
+
+class Processed(BaseModel):
+    game: str
+    phase: str
+    action: str
+    next_phase: str | None
+    message: str
+
+
+class PressItem(BaseModel):
+    phase: str
+    sender: str
+    body: str

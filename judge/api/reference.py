@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judge.api.app import create_api
+from judge.api.webapi import create_api
 from judge.settings import Settings
 
 HEADER = """# The judge's JSON API (reference)

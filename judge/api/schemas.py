@@ -54,7 +54,7 @@ class OrdersOnFile(BaseModel):
     missing: list[str]
 
 
-class Refusal(BaseModel):
+class ApiRefusal(BaseModel):
     """A refusal: ``reason`` is the use case's code, ``message`` the sentence a mail reply
     gives, in the asked language."""
 
@@ -78,7 +78,7 @@ class DrawIn(BaseModel):
     draw: bool
 
 
-class Done(BaseModel):
+class ApiDone(BaseModel):
     """What was done, as a mail reply says it, in the asked language."""
 
     game: str
@@ -90,7 +90,7 @@ class ProcessIn(BaseModel):
     """The GM's PROCESS: the current phase, adjudicated now (``force`` while the game waits
     for a replacement player)."""
 
-    phase: str = Field(max_length=8, examples=["S1901M"])
+    phase: str = Field(max_length=8, examples=["F1903M"])
     force: bool = False
 
 

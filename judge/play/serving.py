@@ -7,9 +7,9 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-from judge.api.app import create_api
 from judge.api.hooks import HookRunner
 from judge.api.mount import ApiMount
+from judge.api.webapi import create_api
 from judge.archive.server import serve_app
 from judge.archive.webapp import ArchiveApp
 from judge.play.webplay import PlayApp

@@ -17,7 +17,7 @@ import icalendar
 import pytest
 from sqlalchemy import select
 
-from judge.api import app as api_app
+from judge.api import webapi as api_app
 from judge.storage.models import Vote
 from tests.api.conftest import WebTable
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders, password

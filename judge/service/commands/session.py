@@ -31,7 +31,7 @@ READS_PER_MAIL = 3
 
 
 @dataclass
-class Joined:
+class JoinedMail:
     """One outgoing mail made of the parts one inbound mail sent the same reader."""
 
     to: str
@@ -111,7 +111,7 @@ class MailSession:
         self.address_changed = False
         # bounded commands of other modules: name -> how many this mail used
         self.counted_by: dict[str, int] = {}
-        self.joined_mail: dict[tuple[str, ...], Joined] = {}  # see ``send_joined``
+        self.joined_mail: dict[tuple[str, ...], JoinedMail] = {}  # see ``send_joined``
 
     # ------------------------------------------------------------ language and output
 
@@ -228,7 +228,7 @@ class MailSession:
         a header the parts disagree on is left out."""
         found = self.joined_mail.get(key)
         if found is None:
-            self.joined_mail[key] = Joined(to, subject, [text], game, kind, dict(headers or {}),
+            self.joined_mail[key] = JoinedMail(to, subject, [text], game, kind, dict(headers or {}),
                                       not_before)
             return
         found.texts.append(text)

@@ -37,7 +37,8 @@ from starlette.concurrency import run_in_threadpool
 
 from judge.api import calendar
 from judge.api.schemas import (
-    Done,
+    ApiDone,
+    ApiRefusal,
     DrawIn,
     GameList,
     JsonObject,
@@ -48,7 +49,6 @@ from judge.api.schemas import (
     PressItem,
     Processed,
     ProcessIn,
-    Refusal,
 )
 from judge.archive import pages
 from judge.i18n import LANGUAGES, N_, tr
@@ -174,7 +174,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}", response_model=JsonObject, tags=["games"],
              summary="One game: its public row, options, phases and supply centres",
-             responses={404: {"model": Refusal}})
+             responses={404: {"model": ApiRefusal}})
     def get_game(request: Request, game: str) -> dict[str, Any]:
         data = game_archive(db, game[:64])
         if data is None:
@@ -190,14 +190,14 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}", response_model=JsonObject,
              tags=["games"], summary="One processed phase: position, orders and results",
-             responses={404: {"model": Refusal}})
+             responses={404: {"model": ApiRefusal}})
     def get_phase(request: Request, game: str, phase: str) -> dict[str, Any]:
         turn = _turn(request, game, phase)
         return pages.phase_page(turn)
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}/map.svg", tags=["games"],
              response_class=Response, summary="The phase's map (SVG)",
-             responses={200: {"content": {"image/svg+xml": {}}}, 404: {"model": Refusal}})
+             responses={200: {"content": {"image/svg+xml": {}}}, 404: {"model": ApiRefusal}})
     def get_map_svg(request: Request, game: str, phase: str) -> Response:
         turn = _turn(request, game, phase)
         svg = pages.phase_map(turn, _lang(request, turn.get("language")))
@@ -205,7 +205,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/phases/{{phase}}/map.png", tags=["games"],
              response_class=Response, summary="The phase's map (PNG)",
-             responses={200: {"content": {"image/png": {}}}, 404: {"model": Refusal}})
+             responses={200: {"content": {"image/png": {}}}, 404: {"model": ApiRefusal}})
     def get_map_png(request: Request, game: str, phase: str) -> Response:
         turn = _turn(request, game, phase)
         png = render_png(pages.phase_map(turn, _lang(request, turn.get("language"))))
@@ -222,7 +222,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/export", response_model=JsonObject, tags=["games"],
              summary="The game in MILA's saved-game JSON (public phases and press only)",
-             responses={404: {"model": Refusal}})
+             responses={404: {"model": ApiRefusal}})
     def export_game(request: Request, game: str,
                     format: Annotated[Literal["mila"], Query()] = "mila") -> dict[str, Any]:
         with db.reading() as session:
@@ -234,7 +234,7 @@ def create_api(db: Database, settings: Settings,
     @api.post(f"{PREFIX}/games/import", response_model=JsonObject, tags=["games"],
               summary="A game in MILA's saved-game JSON read into a new, finished game "
                       "(a GM's token; the phases are adjudicated again and must agree)",
-              responses={401: {"model": Refusal}, 403: {"model": Refusal}, 422: {"model": Refusal}})
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal}, 422: {"model": ApiRefusal}})
     async def import_game(request: Request,
                           name: Annotated[str, Query(max_length=31, description=(
                               "the new game's name"))],
@@ -257,7 +257,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get("/games/{game}/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="The game's coming deadlines as an iCalendar feed",
-             responses={200: {"content": {"text/calendar": {}}}, 404: {"model": Refusal}})
+             responses={200: {"content": {"text/calendar": {}}}, 404: {"model": ApiRefusal}})
     def deadlines_ics(request: Request, game: str) -> Response:
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
@@ -270,7 +270,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/orders", response_model=OrdersOnFile, tags=["seat"],
              summary="Your orders on file for the current phase",
-             responses={401: {"model": Refusal}, 403: {"model": Refusal}})
+             responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal}})
     def my_orders(request: Request, game: str,
                   credentials: Annotated[HTTPAuthorizationCredentials | None,
                                          Depends(bearer)] = None) -> dict[str, Any]:
@@ -288,8 +288,8 @@ def create_api(db: Database, settings: Settings,
 
     @api.post(f"{PREFIX}/games/{{game}}/orders", response_model=OrdersOut, tags=["seat"],
               summary="Submit your whole set of orders for the current phase",
-              responses={401: {"model": Refusal}, 403: {"model": Refusal},
-                         409: {"model": Refusal}})
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal},
+                         409: {"model": ApiRefusal}})
     def submit(request: Request, game: str, body: OrdersIn,
                credentials: Annotated[HTTPAuthorizationCredentials | None,
                                       Depends(bearer)] = None) -> dict[str, Any]:
@@ -313,10 +313,10 @@ def create_api(db: Database, settings: Settings,
                     "lines": readings, "stored": outcome.stored, "version": outcome.version,
                     "missing": outcome.missing}
 
-    @api.post(f"{PREFIX}/games/{{game}}/votes/draw", response_model=Done, tags=["seat"],
+    @api.post(f"{PREFIX}/games/{{game}}/votes/draw", response_model=ApiDone, tags=["seat"],
               summary="Vote for a draw, or withdraw the vote (secret)",
-              responses={401: {"model": Refusal}, 403: {"model": Refusal},
-                         409: {"model": Refusal}})
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal},
+                         409: {"model": ApiRefusal}})
     def draw_vote(request: Request, game: str, body: DrawIn,
                   credentials: Annotated[HTTPAuthorizationCredentials | None,
                                          Depends(bearer)] = None) -> dict[str, Any]:
@@ -335,8 +335,8 @@ def create_api(db: Database, settings: Settings,
 
     @api.post(f"{PREFIX}/games/{{game}}/process", response_model=Processed, tags=["gm"],
               summary="The GM's PROCESS: adjudicate the current phase now",
-              responses={401: {"model": Refusal}, 403: {"model": Refusal},
-                         409: {"model": Refusal}})
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal},
+                         409: {"model": ApiRefusal}})
     def process(request: Request, game: str, body: ProcessIn,
                 credentials: Annotated[HTTPAuthorizationCredentials | None,
                                        Depends(bearer)] = None) -> dict[str, Any]:
@@ -356,9 +356,9 @@ def create_api(db: Database, settings: Settings,
             return {"game": found.game.name, "phase": report.phase, "action": report.action,
                     "next_phase": report.next_phase, "message": said}
 
-    @api.delete(f"{PREFIX}/games/{{game}}/tokens/{{power}}", response_model=Done,
+    @api.delete(f"{PREFIX}/games/{{game}}/tokens/{{power}}", response_model=ApiDone,
                 tags=["gm"], summary="The GM revokes a seat's tokens (mail: TOKEN OFF power)",
-                responses={401: {"model": Refusal}, 403: {"model": Refusal}})
+                responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal}})
     def revoke(request: Request, game: str, power: str,
                credentials: Annotated[HTTPAuthorizationCredentials | None,
                                       Depends(bearer)] = None) -> dict[str, Any]:
@@ -376,7 +376,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/games/{{game}}/press", response_model=list[PressItem], tags=["games"],
              summary="The game's public press: broadcasts that name their sender",
-             responses={404: {"model": Refusal}})
+             responses={404: {"model": ApiRefusal}})
     def public_press(request: Request, game: str) -> list[dict[str, Any]]:
         with db.reading() as session:
             row = Store(session).game_by_name(game[:64])
@@ -387,7 +387,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.get(f"{PREFIX}/me/deadlines.ics", tags=["calendar"], response_class=Response,
              summary="Your games' coming deadlines (every game of the token's account)",
-             responses={200: {"content": {"text/calendar": {}}}, 401: {"model": Refusal}})
+             responses={200: {"content": {"text/calendar": {}}}, 401: {"model": ApiRefusal}})
     def my_deadlines(request: Request,
                      credentials: Annotated[HTTPAuthorizationCredentials | None,
                                             Depends(bearer)] = None,

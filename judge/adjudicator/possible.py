@@ -216,6 +216,8 @@ class _UnitTable:
         movers_into = _movers_into(board)
         targets: list[_Target] = []
         for target in sorted(self.reach):
+            if (prov, target) in board.weak_links:
+                continue  # no support across a weak link (geography.Board.weak_links)
             holds: dict[str, SupportHold] = {}
             for where in (target, *board.provinces[target].coasts):
                 for other in (ARMY, FLEET):

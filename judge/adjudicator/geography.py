@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -107,6 +108,20 @@ class Board:
     def all_home_centers(self) -> dict[str, tuple[str, ...]]:
         """A new dict each time (callers may change it); its tuples are computed once."""
         return {power: _home_centers(self, power) for power in self.powers}
+
+    def partisan_sites(
+        self, power: str, centers: Mapping[str, str], homes: Mapping[str, tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        """``power``'s partisan sites that count now (DPjudge's rule, as its ``ownership``
+        applies it): all of them while the power has lost some but not all of its home centres,
+        else none. Each adds one to the builds it is owed (or one fewer removal) and is a place
+        it may build while no unit stands there; none is a centre (victory ignores them)."""
+        sites = self.partisans.get(power)
+        if not sites:
+            return ()
+        own = homes.get(power, ())
+        lost = sum(1 for h in own if centers.get(h) != power)
+        return sites if 0 < lost < len(own) else ()
 
     def province_of(self, location: str) -> str:
         return location.split("/", 1)[0]

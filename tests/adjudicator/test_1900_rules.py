@@ -1,7 +1,11 @@
-"""DPjudge's "Cape of Good Hope" links (``Board.weak_links``) on 1900's map, converted from its
-``.map`` by the importer: Egypt and Hejaz to the Mid-Atlantic. A move along one is made at half
-strength and cuts no support (unless it dislodges the supporter), nobody supports across one,
-and a retreat along one yields to another retreat to the same province."""
+"""1900's two DPjudge rules on its map, converted from its ``.map`` by the importer.
+
+The "Cape of Good Hope" links (``Board.weak_links``), Egypt and Hejaz to the Mid-Atlantic: a
+move along one is made at half strength and cuts no support (unless it dislodges the supporter),
+nobody supports across one, and a retreat along one yields to another retreat to the same
+province. Russia's partisan site Siberia (``Board.partisan_sites``): while Russia has lost some
+but not all of its home centres, it counts one build more (or one removal fewer) and Russia may
+build there."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from judge.adjudicator.catalog import add_variant_folder, remove_variant_folder
+from judge.adjudicator.catalog import add_variant_folder, remove_variant_folder, variant
 from judge.adjudicator.jsonio import adjudicate_json
 from judge.cli import main
 
@@ -112,3 +116,44 @@ def test_a_retreat_along_a_weak_link_yields(name: str) -> None:
                                                "FRANCE": ["F BRE R MAO"]},
                    phase="S1901R", dislodged=dislodged)
     assert "FRANCE" not in answer["units"] and "BRITAIN" not in answer["units"]
+
+
+HOMES_LOST_ONE = {"RUSSIA": ["MOS", "SEV", "STP"], "GERMANY": ["BER", "COL", "KIE", "MUN", "WAR"]}
+
+
+def test_partisan_siberia_counts_while_some_homes_are_lost(name: str) -> None:
+    board = variant(name).board
+    assert board.partisans == {"RUSSIA": ("SIB",)}
+    units = {"RUSSIA": ["A MOS", "F SEV", "F STP/SC"], "GERMANY": ["A BER"]}
+    pos = variant(name).position("W1901A", units, HOMES_LOST_ONE)
+    # three centres, three units, Warsaw lost: one build, in Siberia (owned by nobody)
+    assert pos.owed("RUSSIA", board) == 1 and pos.owed("RUSSIA") == 0
+    assert pos.adjustment_counts(board)["RUSSIA"] == 1
+    answer = _play(name, units, {"RUSSIA": ["A SIB B"]}, phase="W1901A", centers=HOMES_LOST_ONE)
+    assert _result(answer, "RUSSIA", "A SIB B")["result"] == "succeeds"
+    assert "A SIB" in answer["units"]["RUSSIA"]
+    # every home held: Siberia counts for nothing, a build there is refused
+    all_homes = {"RUSSIA": ["MOS", "SEV", "STP", "WAR"], "GERMANY": ["BER", "COL", "KIE", "MUN"]}
+    answer = _play(name, units, {"RUSSIA": ["A SIB B", "A WAR B"]}, phase="W1901A",
+                   centers=all_homes)
+    assert _result(answer, "RUSSIA", "A SIB B")["refusal"] == "not_a_home_center"
+    assert _result(answer, "RUSSIA", "A WAR B")["result"] == "succeeds"
+    # every home lost: nothing either (DPjudge: only while some, not all, are lost)
+    none_left = {"RUSSIA": ["NWY"], "GERMANY": ["BER", "COL", "KIE", "MUN", "MOS", "SEV", "STP",
+                                                "WAR"]}
+    pos = variant(name).position("W1901A", {"RUSSIA": ["A SIB"]}, none_left)
+    assert pos.owed("RUSSIA", board) == 0
+
+
+def test_partisan_siberia_spares_a_removal(name: str) -> None:
+    # four units on three centres with Warsaw lost: no removal owed, so no adjustment phase
+    units = {"RUSSIA": ["A MOS", "F SEV", "F STP/SC", "A UKR"], "GERMANY": ["A WAR"]}
+    centers = {"RUSSIA": ["MOS", "SEV", "STP"], "GERMANY": ["BER", "COL", "KIE", "MUN", "WAR"]}
+    answer = _play(name, units, {"RUSSIA": ["A UKR H"]}, phase="F1901M", centers=centers)
+    # Germany has five centres and one unit: it builds, Russia owes nothing
+    assert answer["next_phase"] == "W1901A"
+    w = variant(name).position("W1901A", units, centers)
+    assert w.owed("RUSSIA", variant(name).board) == 0
+    answer = _play(name, units, {"GERMANY": ["WAIVE", "WAIVE", "WAIVE", "WAIVE"]},
+                   phase="W1901A", centers=centers)
+    assert sorted(answer["units"]["RUSSIA"]) == ["A MOS", "A UKR", "F SEV", "F STP/SC"]

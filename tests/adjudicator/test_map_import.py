@@ -30,7 +30,7 @@ IMPORTED = {
     "fleetrome": "fleetrome", "milan": "milan", "canton": "canton", "crowded": "crowded",
     "fiveman": "fiveman", "britain": "britain", "sengoku": "sengoku",
     "aberration": "aberration", "v8": "v8", "chromatic": "chromatic",
-    "shiftaround": "shiftaround",
+    "shiftaround": "shiftaround", "1900": "1900",
 }
 
 
@@ -66,6 +66,22 @@ def _dpjudge_moves(m: MapFile) -> tuple[set[tuple[str, str]], set[tuple[str, str
     return army, fleet
 
 
+def _starred(name: str) -> tuple[set[tuple[str, str]], dict[str, tuple[str, ...]]]:
+    """The file's ``*`` adjacencies (from, to) and ``*`` homes per power, read off its lines."""
+    links: set[tuple[str, str]] = set()
+    partisans: dict[str, tuple[str, ...]] = {}
+    for line in (LIBRARY / f"{name}.map").read_text("latin-1").splitlines():
+        words = line.split()
+        if len(words) > 2 and words[2].upper() == "ABUTS":
+            for w in words[3:]:
+                if w.startswith("*"):
+                    links.add((words[1].upper().split("/")[0], w[1:].upper().split("/")[0]))
+        elif words and not line.startswith("#") and any(w.startswith("*") for w in words[1:]):
+            sites = tuple(sorted(w[1:].upper() for w in words if w.startswith("*")))
+            partisans[words[0].upper()] = sites
+    return links, partisans
+
+
 @pytest.mark.parametrize("name", sorted(IMPORTED))
 def test_shipped_variant_matches_its_map_file(name: str) -> None:
     m = _read(IMPORTED[name])
@@ -88,6 +104,9 @@ def test_shipped_variant_matches_its_map_file(name: str) -> None:
         assert board.home_centers(power) == tuple(sorted(decl.homes)), power
         assert sorted(board.starting_units[power]) == sorted(m.units.get(power, ())), power
     assert sorted(board.supply_centers) == m.supply_centers()
+    links, partisans = _starred(IMPORTED[name])
+    assert board.weak_links == links  # 1900's Cape of Good Hope links, nobody else's
+    assert board.partisans == partisans  # 1900's Siberia
     shut = {k.upper() for k, t in m.types.items() if t == "SHUT"}
     assert {c for c, p in board.provinces.items() if p.kind == "impassable"} == shut
     v = variant(name)

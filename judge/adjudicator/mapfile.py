@@ -253,6 +253,8 @@ class _MapReader:
         m.aliases = {swap(k): v for k, v in m.aliases.items()}
         for decl in m.powers.values():
             decl.homes = [swap(h) for h in decl.homes]
+            decl.partisans = [swap(h) for h in decl.partisans]
+        m.weak = [(swap(a), swap(b)) for a, b in m.weak]
         for units in m.units.values():
             units[:] = [f"{u.split()[0]} {swap(u.split()[1])}" for u in units]
         for owned in m.owns.values():
@@ -312,6 +314,8 @@ class _MapReader:
         m.aliases = {k: v for k, v in m.aliases.items() if not hit(k)}
         for decl in m.powers.values():
             decl.homes = [h for h in decl.homes if not hit(h)]
+            decl.partisans = [h for h in decl.partisans if not hit(h)]
+        m.weak = [(a, b) for a, b in m.weak if not hit(a) and not hit(b)]
         for units in m.units.values():
             units[:] = [u for u in units if not hit(u.split()[1])]
         for owned in m.owns.values():

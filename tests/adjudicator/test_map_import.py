@@ -357,3 +357,18 @@ def test_dummy_and_unplayed_forms() -> None:
     files = {"x.map": base + "UNPLAYED NAVARRE\n"}
     with pytest.raises(MapError, match=r"^x\.map:13: UNPLAYED: no power NAVARRE"):
         read_map("x.map", lambda n: files[n])
+
+
+def test_cape_links_and_partisan_sites_follow_renames_and_drops() -> None:
+    text = (
+        "Paris = par\nBrest = bre\nAtlantic = mao\nSiberia = sib\nMoscow = mos\n"
+        "COAST PAR ABUTS BRE *MAO\nCOAST BRE ABUTS PAR MAO\nWATER MAO ABUTS *PAR BRE\n"
+        "LAND SIB ABUTS MOS\nLAND MOS ABUTS SIB\n"
+        "FRANCE PAR BRE MOS *SIB\nA PAR\n"
+        "PAR -> Lutetia = lut\n"
+    )
+    m = read_map("x.map", lambda f: text)
+    assert m.weak == [("LUT", "MAO"), ("MAO", "LUT")]
+    assert m.powers["FRANCE"].partisans == ["SIB"]
+    m = read_map("x.map", lambda f: text + "DROP SIB MAO\n")
+    assert m.weak == [] and m.powers["FRANCE"].partisans == []

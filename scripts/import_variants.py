@@ -20,8 +20,9 @@ from judge.cli import main
 VARIANTS = Path(__file__).resolve().parent.parent / "judge" / "variants"
 
 # name -> (English title, extra arguments). Not shipped, and why (the reader says it too):
-# 1900 (its "*" Cape of Good Hope adjacencies: half-strength moves), hundred (FLOW: five-year
-# turns with adjustments every tenth year), classical and ambition (other FLOWs), 1897 (NEWHOMES).
+# hundred (FLOW: five-year turns with adjustments every tenth year), classical and ambition
+# (other FLOWs), 1897 (NEWHOMES). 1900 plays its "*" Cape of Good Hope links and its partisan
+# site as the board's weak_links and partisans (docs/variants-format.md).
 IMPORTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "ancmed": ("Ancient Mediterranean", ()),
     "modern": ("Modern", ()),
@@ -38,6 +39,7 @@ IMPORTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "v8": ("V8", ()),
     "chromatic": ("Chromatic", ()),
     "shiftaround": ("Shift Around", ()),
+    "1900": ("1900", ()),
 }
 
 # the two-player cut-downs of the standard map: those two powers with their usual units, every

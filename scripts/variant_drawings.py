@@ -30,10 +30,10 @@ from judge.maps.ps_drawing import (  # noqa: E402
 )
 
 LIBRARY = ROOT.parent / "shared" / "variants" / "dpjudge"
-# the shipped variants with a drawing of their own (1900 and hundred convert too, but their
-# .map files are not yet played: see scripts/import_variants.py)
+# the shipped variants with a drawing of their own (hundred converts too, but its .map is not
+# yet played: see scripts/import_variants.py)
 VARIANTS = ("ancmed", "modern", "youngstown", "chaos", "fleetrome", "milan", "canton",
-            "crowded", "fiveman", "britain", "sengoku", "aberration", "v8", "chromatic")
+            "crowded", "fiveman", "britain", "sengoku", "aberration", "v8", "chromatic", "1900")
 
 
 def write(name: str, library: Path) -> str:

@@ -86,8 +86,17 @@ def section(name: str, drawn: bool = True) -> str:
     lines.append(f"- **First phase**: `{v.first_phase}`; map `{v.board.name}` "
                  f"({len(v.board.provinces)} provinces).")
     rules = raw.get("rules") or []
-    if rules:
-        told = [f"`{r}` ({SWITCHES[r]})" if r in SWITCHES else f"`{r}`" for r in rules]
+    told = [f"`{r}` ({SWITCHES[r]})" if r in SWITCHES else f"`{r}`" for r in rules]
+    links = sorted({" - ".join(sorted(pair)) for pair in v.board.weak_links})
+    if links:
+        told.append("Cape of Good Hope links " + ", ".join(links) + " (moves along them at half "
+                    "strength, cutting no support; no support across them; retreats along them "
+                    "yield: [format](variants-format.md#dpjudges-special-rules))")
+    for power, sites in sorted(v.board.partisans.items()):
+        told.append(f"partisan site {', '.join(sites)} of {power.title()} (one build more, "
+                    "and a place to build, while it has lost some but not all of its home "
+                    "centres)")
+    if told:
         lines.append("- **Rules**: " + "; ".join(told) + ".")
     else:
         lines.append("- **Rules**: the standard rules.")

@@ -32,7 +32,7 @@ def adjudicate_adjustments(
         - neutral
     )
     for power in powers:
-        owed = len(position.centers_of(power)) - len(position.units_of(power))
+        owed = position.owed(power, board)  # with 1900's partisan sites
         builds_left = max(owed, 0)
         removals_left = max(-owed, 0)
         built: set[str] = set()
@@ -92,5 +92,5 @@ def adjudicate_adjustments(
     nxt = Position(
         position.phase, units, dict(position.centers), {}, position.homes, position.variant
     )
-    nxt.phase = advance(position.phase, nxt, neutral, builds)
+    nxt.phase = advance(position.phase, nxt, neutral, builds, board)
     return Adjudication(position.phase, by_power(results), unit_results, nxt, tuple(destroyed))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -68,6 +69,15 @@ class Board:
     powers: tuple[str, ...]
     # the map folder's name (``judge/variants/<name>/map.json``)
     name: str
+    # DPjudge's "Cape of Good Hope" links (``map.json`` "weak_links", 1900's Egypt and Hejaz to
+    # the Mid-Atlantic), as (from, to) provinces: a move along one is made at half strength and
+    # cuts no support, no unit supports across one, and a retreat along one yields (see
+    # docs/variants-format.md). Empty on every other map.
+    weak_links: frozenset[tuple[str, str]] = frozenset()
+    # DPjudge's partisan sites (``map.json`` "partisans", 1900's ``*SIB``): per power, provinces
+    # that are no supply centre but, while the power has lost some but not all of its home
+    # centres, each count as one centre more for its adjustments and are places it may build
+    partisans: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple[type[Board], tuple[object, ...]]:
         # its class and fields (see orders.py: the compiled build refuses the default)
@@ -82,6 +92,8 @@ class Board:
                 self.coast_names,
                 self.powers,
                 self.name,
+                self.weak_links,
+                self.partisans,
             ),
         )
 
@@ -96,6 +108,20 @@ class Board:
     def all_home_centers(self) -> dict[str, tuple[str, ...]]:
         """A new dict each time (callers may change it); its tuples are computed once."""
         return {power: _home_centers(self, power) for power in self.powers}
+
+    def partisan_sites(
+        self, power: str, centers: Mapping[str, str], homes: Mapping[str, tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        """``power``'s partisan sites that count now (DPjudge's rule, as its ``ownership``
+        applies it): all of them while the power has lost some but not all of its home centres,
+        else none. Each adds one to the builds it is owed (or one fewer removal) and is a place
+        it may build while no unit stands there; none is a centre (victory ignores them)."""
+        sites = self.partisans.get(power)
+        if not sites:
+            return ()
+        own = homes.get(power, ())
+        lost = sum(1 for h in own if centers.get(h) != power)
+        return sites if 0 < lost < len(own) else ()
 
     def province_of(self, location: str) -> str:
         return location.split("/", 1)[0]
@@ -133,7 +159,10 @@ class Board:
         )
 
     def can_reach(self, unit_type: str, source: str, province: str) -> bool:
-        """Whether a unit of ``unit_type`` at ``source`` borders ``province`` (support reach)."""
+        """Whether a unit of ``unit_type`` at ``source`` may support into ``province``: it
+        borders it, and not by a weak link (no support across one, as DPjudge)."""
+        if self.weak_links and (self.province_of(source), province) in self.weak_links:
+            return False
         if unit_type == "A":
             return self.army_can_move(source, province)
         return self.fleet_reaches_province(source, province)
@@ -212,6 +241,8 @@ def board_from_json(raw: dict[str, Any]) -> Board:
         coast_names=coast_names,
         powers=tuple(sorted(raw["starting_units"])),
         name=raw["variant"],
+        weak_links=frozenset((a, b) for a, b in raw.get("weak_links", ())),
+        partisans={p: tuple(sites) for p, sites in raw.get("partisans", {}).items()},
     )
     return board
 
@@ -241,6 +272,8 @@ def closed_board(board: Board, closed: frozenset[str]) -> Board:
         coast_names=board.coast_names,
         powers=board.powers,
         name=board.name,
+        weak_links=board.weak_links,
+        partisans=board.partisans,
     )
 
 

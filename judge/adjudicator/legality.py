@@ -374,7 +374,7 @@ def _adjustment(
 ) -> Order | Refusal:
     if not isinstance(order, Build | Disband | Waive):
         return Refusal.WRONG_PHASE
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, board)
     if isinstance(order, Waive):
         return order if owed > 0 else Refusal.NO_BUILDS_AVAILABLE
     if order.location not in board.locations:
@@ -394,9 +394,13 @@ def _adjustment(
         if builds is BuildRule.HOME
         else build_sites(builds, power, position.centers, position.homes)
     )
-    if prov not in sites:
+    # a partisan site that counts now (Board.partisan_sites) takes a build, owned by nobody
+    partisan = bool(board.partisans) and prov in board.partisan_sites(
+        power, position.centers, position.homes
+    )
+    if not partisan and prov not in sites:
         return Refusal.NOT_A_HOME_CENTER
-    if position.centers.get(prov) != power:
+    if not partisan and position.centers.get(prov) != power:
         return Refusal.CENTER_NOT_OWNED
     if prov in position.units:
         return Refusal.CENTER_OCCUPIED

@@ -261,6 +261,28 @@ def convert(
         "starting_units": units,
         "powers": powers,
     }
+    rows = {p["code"]: p for p in provinces}
+    if m.weak:
+        # DPjudge's "Cape of Good Hope" links (geography.Board.weak_links)
+        for a, b in m.weak:
+            if a not in rows or b not in rows:
+                raise MapError(f"{name}: weak link {a}-{b}: no such province")
+            row = rows[a]
+            if b not in row["army_neighbours"] and not any(
+                t.split("/")[0] == b for r in provinces if r["code"].split("/")[0] == a
+                for t in r["fleet_neighbours"]
+            ):
+                raise MapError(f"{name}: weak link {a}-{b}: no unit moves along it")
+        map_json["weak_links"] = [list(link) for link in sorted(m.weak)]
+    partisans = {p: sorted(d.partisans) for p, d in sorted(m.powers.items()) if d.partisans}
+    for power, sites in partisans.items():
+        for site in sites:
+            if site not in rows or rows[site]["parent"] is not None:
+                raise MapError(f"{name}: partisan site {site} of {power}: no such province")
+            if site in centres:
+                raise MapError(f"{name}: partisan site {site} of {power} is a supply centre")
+    if partisans:
+        map_json["partisans"] = partisans  # geography.Board.partisans
     rules = []
     for rule in m.rules:
         if rule not in BUILD_RULES + DUMMY_RULES + GAME_RULES:

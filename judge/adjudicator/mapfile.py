@@ -24,10 +24,15 @@ What the dialect says, as DPjudge reads it:
 - ``FLAG``/``FLAGS`` (the drawing's flags) and ``NOTIFY`` (the map's maintainer) concern
   DPjudge's server and pictures, not the game: read and kept, nothing more.
 
+- ``*X`` in an ABUTS list (``1900.map``'s ``EGY ABUTS ... *MAO``): DPjudge's "Cape of Good Hope"
+  link, kept in ``weak`` as (from, to) provinces (``geography.Board.weak_links`` says what it
+  means in play). ``*X`` among a power's homes (``RUSSIA ... *SIB``): a partisan site, kept in
+  ``PowerDecl.partisans`` (``Board.partisans``).
+
 Anything else stops the reader with ``MapError`` naming the file, the line and the directive: a
-directive of DPjudge's this reader does not implement (``NEWHOMES``, ``RESERVES``, ...), the
-"Cape of Good Hope" ``*`` adjacencies of ``1900.map``, a ``FLOW`` other than the standard year,
-or a line that is no directive at all. It never guesses.
+directive of DPjudge's this reader does not implement (``NEWHOMES``, ``RESERVES``, ...), another
+special adjacency (``~``, ``:``...), a ``FLOW`` other than the standard year, or a line that is
+no directive at all. It never guesses.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class PowerDecl:
     adjective: str  # the word in brackets, or the name
     letter: str  # the one-letter abbreviation after ``:``, or ""
     homes: list[str] = field(default_factory=list)
+    partisans: list[str] = field(default_factory=list)  # ``*SIB``: partisan sites, no centres
     where: tuple[str, int] = ("", 0)  # the file and line that declared it
 
 
@@ -86,6 +92,8 @@ class MapFile:
     victory: int | None = None
     flow: list[str] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    # the "Cape of Good Hope" links (``*MAO`` in EGY's ABUTS): (from, to) provinces, upper case
+    weak: list[tuple[str, str]] = field(default_factory=list)
     # where each RULE switch and each OWNS/CENTERS line was read (file, line), for errors
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
 
@@ -169,6 +177,7 @@ class _MapReader:
         elif up in ("INHABITS", "HOME", "HOMES"):
             power = self.need_power(file, n, up)
             m.powers[power].homes = []
+            m.powers[power].partisans = []
             self.add_homes(power, words[1:], file, n, up)
         elif up == "UNITS":
             m.units[self.need_power(file, n, up)] = []
@@ -244,6 +253,8 @@ class _MapReader:
         m.aliases = {swap(k): v for k, v in m.aliases.items()}
         for decl in m.powers.values():
             decl.homes = [swap(h) for h in decl.homes]
+            decl.partisans = [swap(h) for h in decl.partisans]
+        m.weak = [(swap(a), swap(b)) for a, b in m.weak]
         for units in m.units.values():
             units[:] = [f"{u.split()[0]} {swap(u.split()[1])}" for u in units]
         for owned in m.owns.values():
@@ -275,10 +286,15 @@ class _MapReader:
                 m.abuts[place] = []
         for entry in words[3:]:
             if entry.startswith("*"):
+                entry = entry[1:]
+                if not entry or not entry[0].isalpha():
+                    raise self.fail(file, n, up, f"*{entry}: a '*' adjacency names a location")
+                link = (place.upper().split("/")[0], entry.upper().split("/")[0])
+                if link not in m.weak:
+                    m.weak.append(link)
+            elif not entry[0].isalpha() and not entry.startswith("-"):
                 raise self.fail(
-                    file, n, up,
-                    f"{entry}: the '*' adjacency (1900's Cape of Good Hope rule: half-strength "
-                    "moves, no support across it) is not implemented",
+                    file, n, up, f"{entry}: this special adjacency is not implemented"
                 )
             if entry.startswith("-"):
                 gone = entry[1:].upper()
@@ -298,6 +314,8 @@ class _MapReader:
         m.aliases = {k: v for k, v in m.aliases.items() if not hit(k)}
         for decl in m.powers.values():
             decl.homes = [h for h in decl.homes if not hit(h)]
+            decl.partisans = [h for h in decl.partisans if not hit(h)]
+        m.weak = [(a, b) for a, b in m.weak if not hit(a) and not hit(b)]
         for units in m.units.values():
             units[:] = [u for u in units if not hit(u.split()[1])]
         for owned in m.owns.values():
@@ -356,12 +374,20 @@ class _MapReader:
             word = token.upper()
             remove = word.startswith("-")
             word = word.lstrip("-")
-            if word.startswith("*"):
-                raise self.fail(
-                    file, n, token, "a '*' home (a home province without a centre) is not "
-                    "implemented"
-                )
+            partisan = word.startswith("*")
+            word = word.lstrip("*")
             if not word:
+                continue
+            if partisan:
+                # DPjudge's partisan site: no centre, a place to build while the power has lost
+                # some but not all of its homes (``geography.Board.partisans``)
+                if power is None:
+                    raise self.fail(file, n, token, "an unowned partisan site")
+                sites = m.powers[power].partisans
+                if word in sites:
+                    sites.remove(word)
+                if not remove:
+                    sites.append(word)
                 continue
             self.pending.append((word, file, n, tokens_of_line[0] if tokens_of_line else ""))
             if power is None:

@@ -93,9 +93,13 @@ _power_of = attrgetter("power")
 
 
 def adjustments_needed(
-    position: Position, neutral: frozenset[str] = frozenset(), builds: BuildRule = BuildRule.HOME
+    position: Position,
+    neutral: frozenset[str] = frozenset(),
+    builds: BuildRule = BuildRule.HOME,
+    board: Board | None = None,
 ) -> bool:
-    """Whether some power must remove, or can build (``builds_possible`` > 0).
+    """Whether some power must remove, or can build (``builds_possible`` > 0); with the
+    ``board``, its partisan sites counted (``Board.partisan_sites``: 1900's Siberia).
 
     Neutral powers (``variant.py``) make no adjustments, so they never make the phase due.
     """
@@ -107,6 +111,13 @@ def adjustments_needed(
     _count_elements(have, map(_power_of, units.values()))
     own: dict[str, int] = {}
     _count_elements(own, centers.values())
+    partisan: dict[str, tuple[str, ...]] = {}
+    if board is not None and board.partisans:
+        for power in board.partisans:
+            sites = board.partisan_sites(power, centers, position.homes)
+            if sites:
+                partisan[power] = sites
+                own[power] = own.get(power, 0) + len(sites)
     for power, n in have.items():
         if n > own.get(power, 0) and power not in neutral:
             return True
@@ -119,6 +130,9 @@ def adjustments_needed(
             )
             for home in sites:
                 if centers.get(home) == power and home not in units:
+                    return True
+            for site in partisan.get(power, ()):
+                if site not in units:
                     return True
     return False
 
@@ -133,12 +147,14 @@ def advance(
     position: Position,
     neutral: frozenset[str] = frozenset(),
     builds: BuildRule = BuildRule.HOME,
+    board: Board | None = None,
 ) -> Phase:
     nxt = following(after)
     while True:
         kind = nxt.kind_rank
         if (kind == _RETREAT_RANK and not position.dislodged) or (
-            kind == _ADJUSTMENT_RANK and not adjustments_needed(position, neutral, builds)
+            kind == _ADJUSTMENT_RANK
+            and not adjustments_needed(position, neutral, builds, board)
         ):
             nxt = following(nxt)
         else:
@@ -159,7 +175,7 @@ def finish(
     if phase.season_rank == _FALL_RANK and not dislodged:
         centers = capture_centers(board, units, centers)
     nxt = Position(phase, units, centers, dislodged, homes, variant)
-    nxt.phase = advance(phase, nxt, neutral, builds)
+    nxt.phase = advance(phase, nxt, neutral, builds, board)
     return nxt
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, final
+from typing import TYPE_CHECKING, Final, final
 
 from judge.adjudicator.field_value import FieldValue
 from judge.adjudicator.orders import Unit, parse_unit
 from judge.adjudicator.phase import Phase
+
+if TYPE_CHECKING:
+    from judge.adjudicator.geography import Board
 
 
 @final
@@ -85,6 +88,15 @@ class Position:
         """The powers of the position's map: every one has its home centres listed."""
         return tuple(sorted(self.homes))
 
-    def adjustment_counts(self) -> dict[str, int]:
-        """Builds (positive) or removals (negative) owed by each power in an adjustment phase."""
-        return {p: len(self.centers_of(p)) - len(self.units_of(p)) for p in self.powers()}
+    def adjustment_counts(self, board: Board | None = None) -> dict[str, int]:
+        """Builds (positive) or removals (negative) owed by each power in an adjustment phase;
+        with the ``board``, its partisan sites counted (``Board.partisan_sites``: 1900's)."""
+        return {p: self.owed(p, board) for p in self.powers()}
+
+    def owed(self, power: str, board: Board | None = None) -> int:
+        """Builds (positive) or removals (negative) ``power`` is owed: its centres, plus the
+        partisan sites that count on ``board`` (``Board.partisan_sites``), minus its units."""
+        n = len(self.centers_of(power)) - len(self.units_of(power))
+        if board is not None and board.partisans:
+            n += len(board.partisan_sites(power, self.centers, self.homes))
+        return n

@@ -216,6 +216,8 @@ class _UnitTable:
         movers_into = _movers_into(board)
         targets: list[_Target] = []
         for target in sorted(self.reach):
+            if (prov, target) in board.weak_links:
+                continue  # no support across a weak link (geography.Board.weak_links)
             holds: dict[str, SupportHold] = {}
             for where in (target, *board.provinces[target].coasts):
                 for other in (ARMY, FLEET):
@@ -433,7 +435,7 @@ def _retreats(position: Position, power: str) -> dict[str, list[Order]]:
 def _adjustments(
     position: Position, power: str, board: Board, builds: BuildRule
 ) -> dict[str, list[Order]]:
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, board)
     out: dict[str, list[Order]] = {}
     if owed < 0:
         for unit in position.units_of(power):
@@ -446,8 +448,11 @@ def _adjustments(
         if builds is BuildRule.HOME
         else build_sites(builds, power, position.centers, position.homes)
     )
-    for home in sites:
-        if position.centers.get(home) != power or home in position.units:
+    partisan = board.partisan_sites(power, position.centers, position.homes)
+    for home in (*sites, *partisan):
+        if home in position.units or (
+            position.centers.get(home) != power and home not in partisan
+        ):
             continue
         made: list[Order] = []
         province = board.provinces[home]
@@ -515,7 +520,7 @@ def random_orders(
         return chosen
     if position.phase.is_retreat:
         return [rng.choice(orders) for orders in options.values()]
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, board or installed_variant(position.variant).board)
     if owed < 0:
         victims = rng.sample(sorted(options), -owed)
         return [options[v][0] for v in victims]

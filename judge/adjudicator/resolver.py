@@ -2,7 +2,12 @@
 
 The only decisions are *move* (does a move succeed?) and *path* (does a convoyed army still have
 an undisrupted chain of fleets?). Strengths, cuts and dislodgements are computed from them on
-demand. ``_resolve`` guesses when a decision depends on itself; if both guesses are consistent
+demand, counted in half units (a unit is 2, each support 2) so that a move along one of the
+board's weak links (DPjudge's "Cape of Good Hope" rule, ``Board.weak_links``: 1900's Egypt and
+Hejaz to the Mid-Atlantic) is 1: half strength for its attack, its prevention and its defence in
+a head-to-head battle, supports counting in full. Such a move cuts no support unless it
+dislodges the supporter (DPjudge's exception D, with its cut by dislodgement). On a map without
+weak links every strength is doubled and every comparison the same. ``_resolve`` guesses when a decision depends on itself; if both guesses are consistent
 and differ, the cycle is either a convoy paradox (a path decision is in it: the Szykman rule, the
 convoyed moves fail without effect) or circular movement (every move in it succeeds).
 
@@ -79,6 +84,7 @@ class MovementResolver:
         "deps",
         "arrivals",
         "cuts",
+        "weak",
     )
 
     def __init__(
@@ -116,6 +122,7 @@ class MovementResolver:
         self.deps: list[str] = []
         self.arrivals: dict[str, str] = {}  # province -> the unit that moved in (after run)
         self.cuts: dict[str, str | None] | None = None  # memo of cuts, once every move is decided
+        self.weak: set[str] = set()  # movers along a weak link (half strength, cut no support)
         self._link(index)
 
     # ----------------------------------------------------------------- set-up
@@ -161,6 +168,11 @@ class MovementResolver:
             if prov not in self.convoyed or prov in self.no_route:
                 self.void.update(fleets)
         convoyed = self.convoyed
+        weak_links = board.weak_links
+        if weak_links:
+            for prov, target in move_to.items():
+                if prov not in convoyed and (prov, target) in weak_links:
+                    self.weak.add(prov)
         h2h = self.h2h
         for prov in index.facing:
             target = move_to[prov]
@@ -304,9 +316,11 @@ class MovementResolver:
             return None
         power = self.units[supporter].power
         into = self.support_into.get(supporter)
+        weak = self.weak
         for a in attackers:
-            if a == into:
-                # the attacked unit cannot cut the support against it, only dislodge the supporter
+            if a == into or a in weak:
+                # the attacked unit cannot cut the support against it, only dislodge the supporter;
+                # neither can a move along a weak link (DPjudge's exception D)
                 if self._resolve(a):
                     return a
                 continue
@@ -318,6 +332,7 @@ class MovementResolver:
         return None
 
     def _given(self, supporters: list[str] | tuple[str, ...], exclude: str | None = None) -> int:
+        """The strength the uncut supporters give (in half units: 2 each)."""
         n = 0
         units = self.units
         attackers = self.attackers
@@ -326,8 +341,12 @@ class MovementResolver:
                 continue
             # a supporter nobody attacks is never cut: skip the question (the common case)
             if s not in attackers or self._cutter(s) is None:
-                n += 1
+                n += 2
         return n
+
+    def _base(self, prov: str) -> int:
+        """A mover's own strength in half units: 1 along a weak link, else 2."""
+        return 1 if prov in self.weak else 2
 
     def _attack(self, prov: str) -> int:
         if prov in self.convoyed and not self._resolve(_PATH + prov):
@@ -335,30 +354,31 @@ class MovementResolver:
         target = self.move_to[prov]
         defender = self.units.get(target)
         sups = self.move_support.get(prov, ())
+        base = self._base(prov)
         if defender is None:
-            return 1 + self._given(sups)
+            return base + self._given(sups)
         if target in self.move_to and prov not in self.h2h and self._resolve(target):
-            return 1 + self._given(sups)
+            return base + self._given(sups)
         if defender.power == self.units[prov].power:
             return 0  # no self-dislodgement, whoever supports it
-        return 1 + self._given(sups, defender.power)
+        return base + self._given(sups, defender.power)
 
     def _hold(self, prov: str) -> int:
         if prov not in self.units:
             return 0
         if prov in self.move_to:
-            return 0 if self._resolve(prov) else 1
-        return 1 + self._given(self.hold_support.get(prov, ()))
+            return 0 if self._resolve(prov) else 2
+        return 2 + self._given(self.hold_support.get(prov, ()))
 
     def _defend(self, prov: str) -> int:
-        return 1 + self._given(self.move_support.get(prov, ()))
+        return self._base(prov) + self._given(self.move_support.get(prov, ()))
 
     def _prevent(self, prov: str) -> int:
         if prov in self.convoyed and not self._resolve(_PATH + prov):
             return 0
         if prov in self.h2h and self._resolve(self.move_to[prov]):
             return 0
-        return 1 + self._given(self.move_support.get(prov, ()))
+        return self._base(prov) + self._given(self.move_support.get(prov, ()))
 
     def _move_succeeds(self, prov: str) -> bool:
         if prov in self.convoyed and not self._resolve(_PATH + prov):
@@ -399,7 +419,9 @@ class MovementResolver:
                         # alone, by land, into an empty province: nothing can stop it
                         result[prov] = True
                         continue
-                    if not any(a in convoyed or a in move_support for a in rivals):
+                    if not any(
+                        a in convoyed or a in move_support or a in self.weak for a in rivals
+                    ):
                         # unsupported rivals by land: each prevents the others (1 against 1)
                         for a in rivals:
                             result[a] = False

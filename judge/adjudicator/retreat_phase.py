@@ -34,7 +34,7 @@ def adjudicate_retreats(
             order = Disband(unit.type, unit.location)
             legal[prov] = order
             generated.append((prov, order))
-    fates, arrived = resolve_retreats(waiting, legal)
+    fates, arrived = resolve_retreats(waiting, legal, board.weak_links)
     results: list[OrderResult] = []
     unit_results: dict[str, OrderResult] = {}
     for e in entries:

@@ -64,8 +64,9 @@ class MovementVerdicts(MovementResolver):
             return None  # (a lone move by land into an empty province never fails)
         convoyed = self.convoyed
         move_support = self.move_support
+        weak = self.weak
         for a in rivals:
-            if a in convoyed or a in move_support:
+            if a in convoyed or a in move_support or a in weak:
                 return None
         if len(rivals) == 2:
             other = rivals[1] if rivals[0] == prov else rivals[0]

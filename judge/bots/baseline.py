@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import (
     Build,
     Disband,
@@ -166,7 +167,7 @@ def adjustment_orders(
     rng: random.Random,
     temperature: float,
 ) -> list[Order]:
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, installed_variant(position.variant).board)
     if owed < 0:
         removals = ranked(
             [

@@ -267,14 +267,20 @@ def adjustment_lines(record: TurnRecord, lang: str) -> list[dict[str, Any]]:
     if not next_phase or not Phase.parse(next_phase).is_adjustment:
         return []
     centers = _centers(record.after)
+    v = installed_variant(_variant(record.after))
+    owner = {c: p for p, cs in centers.items() for c in cs}
+    raw_homes = record.after.get("homes")
+    homes = {p: tuple(h) for p, h in raw_homes.items()} if raw_homes else v.homes
     rows = []
     for power in _powers(record.after):
         units = len(record.after.get("units", {}).get(power, []))
         owned = len(centers.get(power, []))
+        # 1900's partisan site counts for the builds, not as a centre (Board.partisan_sites)
+        partisan = len(v.board.partisan_sites(power, owner, homes)) if v.board.partisans else 0
         if units or owned:
             rows.append({"power": power_name(power, lang, _variant(record.after)),
                          "centers": owned, "units": units,
-                         "delta": owned - units})
+                         "delta": owned + partisan - units})
     return rows
 
 

@@ -314,7 +314,7 @@ def _check_adjustment_counts(
     items: list[ParsedOrder], position: Position, power: str | None
 ) -> None:
     """Builds beyond what a power is owed, or removals beyond what it owes, are refused."""
-    owed = position.adjustment_counts()
+    owed = position.adjustment_counts(variant(position.variant).board)
     used: dict[tuple[str, type], int] = {}
     for item in items:
         order = item.order

@@ -89,7 +89,12 @@ def free_home_centers(position: Position, power: str) -> list[str]:
         if rule is BuildRule.HOME
         else build_sites(rule, power, position.centers, position.homes)
     )
-    return sorted(c for c in sites if position.centers.get(c) == power and c not in position.units)
+    board = installed_variant(position.variant).board
+    free = [c for c in sites if position.centers.get(c) == power and c not in position.units]
+    if board.partisans:  # 1900's Siberia, while it counts (Board.partisan_sites)
+        partisan = board.partisan_sites(power, position.centers, position.homes)
+        free += [c for c in partisan if c not in position.units]
+    return sorted(free)
 
 
 def automatic_builds(

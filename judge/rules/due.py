@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.rules.decision import Action, Decision, SeatChangeWhy, SeatUpdate, Why
@@ -41,7 +42,7 @@ def needs_orders(position: Position, power: str) -> bool:
         return bool(position.units_of(power))
     if phase.is_retreat:
         return any(d.unit.power == power for d in position.dislodged.values())
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, installed_variant(position.variant).board)
     return owed < 0 or (owed > 0 and bool(free_home_centers(position, power)))
 
 

@@ -125,7 +125,7 @@ def _adjustment(
 ) -> list[GeneratedOrder]:
     if standing is Standing.SOMMOSSA:
         return sommossa_adjustment_orders(position, power, rules, board, distance)
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, board)  # with 1900's partisan sites
     if owed < 0:
         removed = {o.location.split("/", 1)[0] for o in submitted if isinstance(o, Disband)}
         still = -owed - len(removed)

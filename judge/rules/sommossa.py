@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.adjudicator.adjustments import RemovalDistance
+from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Disband, Order
 from judge.adjudicator.position import Position
@@ -52,7 +53,7 @@ def sommossa_adjustment_orders(
     distance: RemovalDistance = RemovalDistance.HOME,
 ) -> list[GeneratedOrder]:
     """Removals by the automatic rules; a power in Sommossa never builds."""
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = position.owed(power, board or installed_variant(position.variant).board)
     if owed >= 0:
         return []
     return removals_for(rules, position, power, -owed, board=board, distance=distance)

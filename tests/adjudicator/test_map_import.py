@@ -30,7 +30,7 @@ IMPORTED = {
     "fleetrome": "fleetrome", "milan": "milan", "canton": "canton", "crowded": "crowded",
     "fiveman": "fiveman", "britain": "britain", "sengoku": "sengoku",
     "aberration": "aberration", "v8": "v8", "chromatic": "chromatic",
-    "shiftaround": "shiftaround",
+    "shiftaround": "shiftaround", "1900": "1900",
 }
 
 
@@ -66,6 +66,22 @@ def _dpjudge_moves(m: MapFile) -> tuple[set[tuple[str, str]], set[tuple[str, str
     return army, fleet
 
 
+def _starred(name: str) -> tuple[set[tuple[str, str]], dict[str, tuple[str, ...]]]:
+    """The file's ``*`` adjacencies (from, to) and ``*`` homes per power, read off its lines."""
+    links: set[tuple[str, str]] = set()
+    partisans: dict[str, tuple[str, ...]] = {}
+    for line in (LIBRARY / f"{name}.map").read_text("latin-1").splitlines():
+        words = line.split()
+        if len(words) > 2 and words[2].upper() == "ABUTS":
+            for w in words[3:]:
+                if w.startswith("*"):
+                    links.add((words[1].upper().split("/")[0], w[1:].upper().split("/")[0]))
+        elif words and not line.startswith("#") and any(w.startswith("*") for w in words[1:]):
+            sites = tuple(sorted(w[1:].upper() for w in words if w.startswith("*")))
+            partisans[words[0].upper()] = sites
+    return links, partisans
+
+
 @pytest.mark.parametrize("name", sorted(IMPORTED))
 def test_shipped_variant_matches_its_map_file(name: str) -> None:
     m = _read(IMPORTED[name])
@@ -88,6 +104,9 @@ def test_shipped_variant_matches_its_map_file(name: str) -> None:
         assert board.home_centers(power) == tuple(sorted(decl.homes)), power
         assert sorted(board.starting_units[power]) == sorted(m.units.get(power, ())), power
     assert sorted(board.supply_centers) == m.supply_centers()
+    links, partisans = _starred(IMPORTED[name])
+    assert board.weak_links == links  # 1900's Cape of Good Hope links, nobody else's
+    assert board.partisans == partisans  # 1900's Siberia
     shut = {k.upper() for k, t in m.types.items() if t == "SHUT"}
     assert {c for c, p in board.provinces.items() if p.kind == "impassable"} == shut
     v = variant(name)
@@ -150,7 +169,7 @@ def _files(**texts: str) -> object:
          "x.map:4: NEWHOMES: a DPjudge directive this reader does not implement"),
         ("FLOW NEWYEAR:5\n", "x.map:1: FLOW: NEWYEAR:5"),
         ("USE other.map\n", "other.map: cannot read it"),
-        ("Paris = par\nCOAST PAR ABUTS *MAO\n", "x.map:2: COAST: *MAO"),
+        ("Paris = par\nCOAST PAR ABUTS ~MAO\n", "x.map:2: COAST: ~MAO"),
         ("Paris = par\nAMEND PAR ABUTS BUR\n", "x.map:2: AMEND: no location PAR to amend"),
         ("A PAR\n", "x.map:1: A: comes before any power line"),
     ],
@@ -193,8 +212,6 @@ def test_import_command_writes_a_folder_and_stops_on_what_it_cannot_play(
     capsys.readouterr()
     assert main(["variants", "import", str(LIBRARY / "hundred.map"), "--out", str(tmp_path)]) == 2
     assert "hundred.map:29: FLOW: NEWYEAR:5" in capsys.readouterr().err
-    assert main(["variants", "import", str(LIBRARY / "1900.map"), "--out", str(tmp_path)]) == 2
-    assert "1900.map:149: COAST: *MAO" in capsys.readouterr().err
 
 
 def test_show_prints_the_first_position_as_a_request(capsys: pytest.CaptureFixture[str]) -> None:
@@ -340,3 +357,18 @@ def test_dummy_and_unplayed_forms() -> None:
     files = {"x.map": base + "UNPLAYED NAVARRE\n"}
     with pytest.raises(MapError, match=r"^x\.map:13: UNPLAYED: no power NAVARRE"):
         read_map("x.map", lambda n: files[n])
+
+
+def test_cape_links_and_partisan_sites_follow_renames_and_drops() -> None:
+    text = (
+        "Paris = par\nBrest = bre\nAtlantic = mao\nSiberia = sib\nMoscow = mos\n"
+        "COAST PAR ABUTS BRE *MAO\nCOAST BRE ABUTS PAR MAO\nWATER MAO ABUTS *PAR BRE\n"
+        "LAND SIB ABUTS MOS\nLAND MOS ABUTS SIB\n"
+        "FRANCE PAR BRE MOS *SIB\nA PAR\n"
+        "PAR -> Lutetia = lut\n"
+    )
+    m = read_map("x.map", lambda f: text)
+    assert m.weak == [("LUT", "MAO"), ("MAO", "LUT")]
+    assert m.powers["FRANCE"].partisans == ["SIB"]
+    m = read_map("x.map", lambda f: text + "DROP SIB MAO\n")
+    assert m.weak == [] and m.powers["FRANCE"].partisans == []

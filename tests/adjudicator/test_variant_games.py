@@ -7,7 +7,9 @@ phase before; ``"start"`` may replace units or centres by hand.
 
 ``ancmed`` and ``chaos`` are games from the first position (two game years of ancmed: a move, a
 bounce, a convoy, a supported move, a support cut, a dislodgement and its retreat, builds;
-Chaos's Winter 1900 builds and builds anywhere). The other variants' scripts are one scene each,
+Chaos's Winter 1900 builds and builds anywhere); so is ``1900``'s first year (a support across
+a Cape of Good Hope link refused, a half-strength move that wins with one support, and Russia's
+build in its partisan Siberia once Warsaw is lost). The other variants' scripts are one scene each,
 set up by hand on provinces read from the variant's map (a helper listed candidate provinces:
 a sea between two coasts, a province with three land neighbours...): a move, a bounce, a
 support cut, a supported attack that dislodges, a convoy where the map has seas, the retreat,

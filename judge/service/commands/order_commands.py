@@ -234,7 +234,9 @@ def status_command(s: MailSession, cmd: Command) -> None:
         orders = list(row.orders) if row else []
         missing = without_orders(position, seat.power, orders)
         if position.phase.is_adjustment:
-            adjustment = position.adjustment_counts().get(seat.power, 0)
+            adjustment = position.adjustment_counts(games.game_variant(game).board).get(
+                seat.power, 0
+            )
     balance = games.late_balance(game, seat)
     late_turn = (days_spendable(Phase.parse(game.phase), balance, games.rule_options(game))
                  if game.status in ORDERS_OPEN else 0)

@@ -152,7 +152,7 @@ def case(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], Layout, d
 
 
 def test_the_shipped_variants_have_their_drawings() -> None:
-    for name in ("ancmed", "modern", "youngstown", "chaos", "milan", "canton",
+    for name in ("ancmed", "1900", "modern", "youngstown", "chaos", "milan", "canton",
                  "crowded", "fiveman", "britain", "sengoku"):
         assert name in VARIANTS
 

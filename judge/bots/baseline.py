@@ -57,11 +57,15 @@ def movement_orders(
     temperature: float,
     view: MapView,
     avoid: frozenset[str] = frozenset(),
+    moves: Legal | None = None,
 ) -> dict[str, Order]:
     """Location -> order for every own unit, by land or along the coast only (no convoys).
 
-    ``avoid``: provinces promised not to be entered.
+    ``avoid``: provinces promised not to be entered. ``moves``: ``own_moves(legal)``, when the
+    caller draws several order sets from the same lists (made once, not at every draw).
     """
+    if moves is None:
+        moves = own_moves(legal)
     locations = sorted(legal)
     rng.shuffle(locations)
     chosen: dict[str, Order] = {}
@@ -77,8 +81,10 @@ def movement_orders(
         # Equal values are broken by this power's own draw, not by the provinces' names: on a
         # map where every place is worth the same (Pure: every province next to every other,
         # so the spread values are flat) a fixed order sent every power at the same province
-        # and every move bounced, turn after turn.
-        shuffled = list(orders)
+        # and every move bounced, turn after turn. Only the holds and moves are drawn: the
+        # supports and convoys, most of a unit's list on a large map (Youngstown), are never
+        # options here, and shuffling them was most of a decision's time.
+        shuffled = list(moves[loc])
         rng.shuffle(shuffled)
         for order in shuffled:
             if isinstance(order, Hold):
@@ -121,6 +127,13 @@ def movement_orders(
         if lands is not None and not isinstance(decided, SupportMove):
             going[lands] = loc
     return chosen
+
+
+def own_moves(legal: Legal) -> dict[str, tuple[Order, ...]]:
+    """Each unit's hold and moves out of its legal orders (the only ones ``movement_orders``
+    draws from; a unit's supports and convoys are most of its list on a large map)."""
+    return {loc: tuple(o for o in orders if isinstance(o, Hold | Move))
+            for loc, orders in legal.items()}
 
 
 def _support_for(orders: Sequence[Order], mover: str, dest: str) -> Order | None:

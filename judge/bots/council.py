@@ -139,14 +139,17 @@ class Council:
     def orders(
         self, position: Position, rng: random.Random, variant: Variant | None = None
     ) -> dict[str, list[Order]]:
-        people = self.people()
-        out: dict[str, list[Order]] = {}
-        for power in sorted(people):
-            promised, _ = commitments(
-                power, people[power], self.agreements, self.trust, position, rng
-            )
-            out[power] = bot_orders(position, power, rng, people[power], variant, promised)
-        return out
+        return {power: self.orders_of(power, position, rng, variant)
+                for power in sorted(self.characters)}
+
+    def orders_of(
+        self, power: str, position: Position, rng: random.Random, variant: Variant | None = None
+    ) -> list[Order]:
+        """One computer power's orders, keeping the promises it means to keep (one decision,
+        as a benchmark times it)."""
+        person = personality(self.characters[power])
+        promised, _ = commitments(power, person, self.agreements, self.trust, position, rng)
+        return bot_orders(position, power, rng, person, variant, promised)
 
     def after_phase(
         self,

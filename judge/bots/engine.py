@@ -24,7 +24,13 @@ from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
-from judge.bots.baseline import adjustment_orders, movement_orders, retreat_orders
+from judge.bots.baseline import (
+    Legal,
+    adjustment_orders,
+    movement_orders,
+    own_moves,
+    retreat_orders,
+)
 from judge.bots.mapview import MapView, view_of_variant
 from judge.bots.personality import Personality, personality
 from judge.bots.search import best_candidate
@@ -152,6 +158,7 @@ def bot_orders(
             movement_orders(position, power, legal, valuation, rng, temperature, view).values()
         )
     avoid = _avoided(position, power, commitments)
+    moves = own_moves(legal)
     candidates: list[list[Order]] = []
     seen: set[frozenset[Order]] = set()
     for i in range(CANDIDATES):
@@ -164,6 +171,7 @@ def bot_orders(
             0.0 if i == 0 else temperature + 0.05 * i,
             view,
             avoid,
+            moves,
         )
         chosen = add_convoys(b, view, position, power, legal, chosen, valuation, eager=i % 2 == 1)
         chosen = add_supports(position, power, legal, chosen, valuation, eager=i % 3 == 2)
@@ -195,18 +203,19 @@ def likely_replies(
         for other, reach in sorted(counts.items())
         if other != power and any(p in mine for p in reach)
     ]
-    valuations: dict[str, tuple[Valuation, dict[str, list[Order]]]] = {}
+    valuations: dict[str, tuple[Valuation, dict[str, list[Order]], Legal]] = {}
     for other in near:
         legal = possible_orders(position, other, board)
         if legal:
             valuations[other] = (
                 value_position(view, position, other, BASE_WEIGHTS, None, counts),
                 legal,
+                own_moves(legal),
             )
     replies: list[dict[str, list[Order]]] = []
     for i in range(REPLIES):
         reply: dict[str, list[Order]] = {}
-        for other, (valuation, legal) in valuations.items():
+        for other, (valuation, legal, moves) in valuations.items():
             chosen = movement_orders(
                 position,
                 other,
@@ -215,6 +224,7 @@ def likely_replies(
                 rng,
                 0.0 if i == 0 else PLAIN_TEMPERATURE * 2,
                 view,
+                moves=moves,
             )
             reply[other] = list(chosen.values())
         replies.append(reply)

@@ -131,6 +131,14 @@ def add_convoys(
         for loc, o in out.items()
         if isinstance(o, Move) and loc not in free_fleets
     }
+    # the free fleets' convoys by (army, destination), in the fleets' order: looked up for
+    # each army move instead of scanning every fleet's legal list again (Youngstown's fleets
+    # list hundreds of orders each)
+    offered: dict[tuple[str, str], list[Convoy]] = {}
+    for f in sorted(free_fleets):
+        for c in legal[f]:
+            if isinstance(c, Convoy):
+                offered.setdefault((c.army, c.target), []).append(c)
     for loc in sorted(out):
         unit = position.units.get(_province(loc))
         if unit is None or unit.type.value != "A":
@@ -144,12 +152,8 @@ def add_convoys(
             adjacent = _province(order.target) in view.army_moves.get(loc, ())
             if adjacent and not order.via_convoy:
                 continue
-            convoys = [
-                c
-                for f in sorted(free_fleets)
-                for c in legal[f]
-                if isinstance(c, Convoy) and c.army == loc and c.target == order.target
-            ]
+            convoys = [c for c in offered.get((loc, order.target), ())
+                       if c.location in free_fleets]  # a fleet already carrying is not free
             if not convoys or not route_exists(
                 board, loc, order.target, [c.location for c in convoys]
             ):

@@ -67,7 +67,7 @@ _ORDER_WORDS = frozenset(
     {"hold", "move", "support", "convoy", "retreat", "disband", "build", "remove", "waive"}
 )
 _PREFIX_WORDS = frozenset({"build", "remove", "waive", "disband"})
-_COAST_LETTERS = {"n": "N", "s": "S", "e": "E"}
+_COAST_LETTERS = {"n": "N", "s": "S", "e": "E", "w": "W"}
 _PROVINCE = frozenset({PROVINCE})
 _POWER = frozenset({POWER})
 _COAST = frozenset({COAST})

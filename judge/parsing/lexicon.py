@@ -46,7 +46,8 @@ KEYWORDS = (
 
 # map-data abbreviations are sometimes followed by source remarks; only real codes are kept
 _CODE = re.compile(r"^[A-Za-z]{2,4}$")
-_COAST_DIRECTION = {"NC": "N", "SC": "S", "EC": "E"}
+# WC: imported maps split coasts to the west too (Youngstown's Jordan, JOR/WC)
+_COAST_DIRECTION = {"NC": "N", "SC": "S", "EC": "E", "WC": "W"}
 
 
 class Match(NamedTuple):

@@ -11,16 +11,20 @@ starting unit.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-from judge.adjudicator.catalog import variant
+from judge.adjudicator.catalog import variant, variant_names
 from judge.adjudicator.geography import load_board
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
 from judge.adjudicator.map_import import power_colours
 from judge.adjudicator.mapfile import MapError, MapFile, read_map
+from judge.adjudicator.orders import Move
+from judge.adjudicator.possible import all_possible_orders
 from judge.cli import main
 from tests.conftest import SHARED
 
@@ -372,3 +376,63 @@ def test_cape_links_and_partisan_sites_follow_renames_and_drops() -> None:
     assert m.powers["FRANCE"].partisans == ["SIB"]
     m = read_map("x.map", lambda f: text + "DROP SIB MAO\n")
     assert m.weak == [] and m.powers["FRANCE"].partisans == []
+
+
+def _first_moves(name: str) -> dict[str, list[str]]:
+    """One move per unit of the variant's first phase, in the canonical form a program writes
+    (the map's own abbreviations, a coast where the map splits one): a move to a named coast
+    when a unit has one, else its first listed move."""
+    position = variant(name).initial_position()
+    orders: dict[str, list[str]] = {}
+    for power, by_unit in all_possible_orders(position).items():
+        for listed in by_unit.values():
+            moves = [o for o in listed if isinstance(o, Move) and not o.via_convoy]
+            if moves:
+                coast = [o for o in moves if "/" in o.target]
+                orders.setdefault(power, []).append(str((coast or moves)[0]))
+    return orders
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_show_piped_into_judge_adjudicate_plays_every_installed_variant(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `judge variants show NAME | judge adjudicate`, each unit given a move in the map's terms
+    assert main(["variants", "show", name]) == 0
+    request = json.loads(capsys.readouterr().out)
+    v = variant(name)
+    if v.first_phase.is_movement:
+        request["orders"] = _first_moves(name)
+        assert request["orders"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(request)))
+    assert main(["adjudicate"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["phase"] == str(v.first_phase)
+    given = {o for orders in request["orders"].values() for o in orders}
+    results = [r for rs in answer["results"].values() for r in rs]
+    assert given <= {r["order"] for r in results if not r.get("generated")}
+    assert [r for r in results if r["result"] == "illegal"] == []
+
+
+def test_judge_adjudicate_and_parse_read_a_map_s_abbreviations_and_coasts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ancmed's own provinces (Ravenna, Naples, Venetia, the Tyrrhenian), by a request and by
+    # the order parser with --variant; Youngstown's west coasts by the parser
+    ancmed = {"variant": "ancmed", "phase": "S0001M", "units": {"ROME": ["A RAV", "F NEA"]},
+              "orders": {"ROME": ["A RAV - VEN", "F NEA - TYN"]}}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(ancmed)))
+    assert main(["adjudicate"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert [(r["order"], r["result"]) for r in answer["results"]["ROME"]] == [
+        ("A RAV - VEN", "succeeds"), ("F NEA - TYN", "succeeds")]
+    assert answer["units"]["ROME"] == ["A VEN", "F TYN"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("A Rav - Ven\nF Nea - Tyn\n"))
+    assert main(["parse", "--lang", "en", "--variant", "ancmed"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["A RAV - VEN", "F NEA - TYN"]
+    # a west coast (imported maps split coasts west too): it used to crash the parser
+    for lang, text in (("en", "F Red - Jor west coast"), ("fr", "F Red - Jor côte ouest"),
+                       ("it", "F Red - Jor costa ovest"), ("en", "F And - Tha/wc")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text + "\n"))
+        assert main(["parse", "--lang", lang, "--variant", "youngstown"]) == 0
+        assert capsys.readouterr().out.split()[-1].endswith("/WC"), (lang, text)

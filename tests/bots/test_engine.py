@@ -12,15 +12,20 @@ from judge.adjudicator.orders import (
     Build,
     Convoy,
     Disband,
+    Hold,
     Move,
     Retreat,
     SupportMove,
     UnitType,
     Waive,
 )
-from judge.adjudicator.possible import random_orders
-from judge.bots.engine import Commitments, bot_orders, describe
+from judge.adjudicator.possible import possible_orders, random_orders
+from judge.bots.baseline import movement_orders, own_moves
+from judge.bots.engine import BASE_WEIGHTS, Commitments, bot_orders, describe
+from judge.bots.mapview import view_of_variant
 from judge.bots.personality import PERSONALITIES
+from judge.bots.tactics import add_convoys
+from judge.bots.valuation import reach_counts, value_position
 from tests.standard_variant import STANDARD
 
 CENTRES = {
@@ -211,3 +216,44 @@ def test_plays_the_two_player_map_on_the_board_of_each_phase() -> None:
             orders[power] = given
         position = adjudicate(position, orders, Options(joins=joins), variant=v).position
     assert count > 50 and position.phase.year == 1916
+
+
+def test_a_decision_draws_from_its_units_holds_and_moves_made_once() -> None:
+    # own_moves is what movement_orders draws from: given once or made at each draw, the same
+    # seed gives the same orders, and no support or convoy is among the choices
+    position = STANDARD.position("S1902M", {"ENGLAND": ["F NTH", "F ENG", "A YOR", "A BEL"],
+                                            "FRANCE": ["A PIC", "A BUR"]}, CENTRES)
+    view = view_of_variant(STANDARD)
+    legal = possible_orders(position, "ENGLAND", STANDARD.board)
+    moves = own_moves(legal)
+    assert all(isinstance(o, Hold | Move) and not isinstance(o, SupportMove)
+               for listed in moves.values() for o in listed)
+    assert any(isinstance(o, SupportMove | Convoy) for listed in legal.values() for o in listed)
+    valuation = value_position(view, position, "ENGLAND", BASE_WEIGHTS, None,
+                               reach_counts(view, position))
+    for seed in range(5):
+        made = movement_orders(position, "ENGLAND", legal, valuation, random.Random(seed), 0.5,
+                               view)
+        given = movement_orders(position, "ENGLAND", legal, valuation, random.Random(seed), 0.5,
+                                view, moves=moves)
+        assert made == given
+
+
+def test_a_fleet_carries_one_army_only() -> None:
+    # Norway and Yorkshire both want the North Sea's fleet: once it carries one army, the
+    # index of the fleets' convoys must not lend it to the other (whose move would then go
+    # without a convoy, the first army's convoy order overwritten)
+    units = ["A NWY", "A YOR", "F NTH", "F SKA"]
+    position = STANDARD.position("F1901M", {"ENGLAND": units}, CENTRES)
+    view = view_of_variant(STANDARD)
+    legal = possible_orders(position, "ENGLAND", STANDARD.board)
+    valuation = value_position(view, position, "ENGLAND", BASE_WEIGHTS, None,
+                               reach_counts(view, position))
+    holds = {loc: next(o for o in orders if isinstance(o, Hold)) for loc, orders in legal.items()}
+    chosen = add_convoys(STANDARD.board, view, position, "ENGLAND", legal, holds, valuation)
+    carried = [o for o in chosen.values() if isinstance(o, Move)
+               and o.target not in view.army_moves.get(o.location, ())]
+    assert carried
+    for move in carried:
+        assert any(isinstance(c, Convoy) and (c.army, c.target) == (move.location, move.target)
+                   for c in chosen.values()), move

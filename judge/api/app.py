@@ -373,7 +373,8 @@ def create_api(db: Database, settings: Settings,
             answers = by_token.run_lines(session, settings, clock(), found.game, found.seat,
                                          found.account_id, lines, lang)
             return {"game": found.game.name, "power": found.power,
-                    "answers": [{"line": a.line, "messages": a.messages} for a in answers]}
+                    "answers": [{"line": a.line, "messages": a.messages, "reasons": a.reasons}
+                                for a in answers]}
 
     @api.post(f"{PREFIX}/games/{{game}}/gm", response_model=CommandsOut, tags=["gm"],
               summary="The GM's mail commands (EXTEND, SET DEADLINE, PAUSE, REPLACE, option "

@@ -130,6 +130,8 @@ class Answer(BaseModel):
 
     line: str | None = Field(description="the line as the mail reply echoes it")
     messages: list[str] = Field(description="the mail reply's answer, in the asked language")
+    reasons: list[str] = Field(description="each message's reason code (e.g. "
+                                           "deadline_extended, not_gm, not_by_token)")
 
 
 class CommandsOut(BaseModel):

@@ -10,7 +10,9 @@ from datetime import timedelta
 
 import httpx
 import pytest
+from sqlalchemy import select
 
+from judge.storage.models import Account, Game, Seat
 from tests.api.conftest import WebTable
 from tests.api.test_api_clients import GAME, TOKEN, ask_token
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game
@@ -45,6 +47,26 @@ async def test_the_gm_commands_by_token_are_the_mail_commands(table: WebTable) -
         assert all(m == ["Non appliqué : cette ligne n'est pas acceptée avec ce jeton ; "
                          "envoyez-la par courrier."] for m in refused)
         assert table.game(GAME).phase == "S1901M"
+        assert done["answers"][2]["reasons"] == ["not_by_token"]
+
+        # REPLACE by token follows the mail's rules: the new address is only asked to
+        # confirm (the seat is not given to it yet), and one address change a request
+        newbie = "newbie@players.test"
+        replaced = (await client.post(f"/api/v1/games/{GAME}/gm", headers=auth, json={
+            "commands": [f"REPLACE FRANCE {newbie}", "REPLACE ITALY other@players.test"]}
+            )).json()["answers"]
+        await table.settle()
+        assert replaced[0]["reasons"] == ["confirm_sent"]
+        assert replaced[1]["reasons"] == ["too_many"]
+        asked = table.mails_to(newbie)
+        assert len(asked) == 1 and "CONFIRM" in asked[0].body.upper()
+        assert table.mails_to("other@players.test") == []
+        with table.db.reading() as session:
+            france = session.scalar(select(Seat).join(Game).where(
+                Game.name == GAME, Seat.power == "FRANCE"))
+            assert france is not None and france.account_id is not None
+            holder = session.get(Account, france.account_id)
+            assert holder is not None and holder.address == address("FRANCE")
 
         # the same line by mail is answered with the same sentence (the game speaks English)
         english = await client.post(f"/api/v1/games/{GAME}/gm", json={"commands": ["START"]},
@@ -73,6 +95,12 @@ async def test_the_gm_commands_by_token_are_the_mail_commands(table: WebTable) -
         assert capped[-1]["line"] is None and str(cap) in capped[-1]["messages"][0]
         assert "10" in capped[-1]["messages"][0]
 
+        opt = (await client.post(f"/api/v1/games/{GAME}/gm", headers=auth, json={
+            "commands": ["PRESS none", "BLIND yes"]})).json()["answers"]
+        # option lines as by mail: set while the option may change, refused once it may not
+        assert [a["reasons"] for a in opt] == [["option_set"], ["options_locked"]]
+        await table.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nBLIND yes\n")
+        assert opt[1]["messages"][0] in table.mails_to(GM)[-1].body
         # a seat's token is no GM's
         seat = {"Authorization": f"Bearer {await ask_token(table, 'ITALY')}"}
         refused_seat = await client.post(f"/api/v1/games/{GAME}/gm",

@@ -57,6 +57,7 @@ class Answered:
 
     line: str | None
     messages: list[str]
+    reasons: list[str]  # each message's key (answers.Done / CommandRefusal), for programs
 
 
 def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
@@ -103,5 +104,5 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
     s.flush_joined()
     if s.lang_game is not None:
         computer.advance(s.session, s.lang_game, s.now, s.settings)
-    return [Answered(entry["echo"], entry["messages"])
-            for entry in s.render_entries(s.entries, lang)]
+    return [Answered(entry.echo, said["messages"], [key for key, _ in entry.messages])
+            for entry, said in zip(s.entries, s.render_entries(s.entries, lang), strict=True)]

@@ -378,8 +378,10 @@ def create_api(db: Database, settings: Settings,
 
     @api.post(f"{PREFIX}/games/{{game}}/gm", response_model=CommandsOut, tags=["gm"],
               summary="The GM's mail commands (EXTEND, SET DEADLINE, PAUSE, REPLACE, option "
-                      "lines...), run as a mail from the GM signed on; each line answered "
-                      "as the mail reply answers it",
+                      "lines; not BECOME), run as a mail from the GM signed on: each line answered "
+                      "as the mail reply answers it, the mail's line cap and bounds kept, any "
+                      "other line (SIGNON, orders, a player's command) answered not_by_token "
+                      "unrun",
               responses={401: {"model": Refusal}, 403: {"model": Refusal}})
     def gm_commands(request: Request, game: str, body: CommandsIn,
                     credentials: Annotated[HTTPAuthorizationCredentials | None,
@@ -389,7 +391,9 @@ def create_api(db: Database, settings: Settings,
     @api.post(f"{PREFIX}/games/{{game}}/commands", response_model=CommandsOut, tags=["seat"],
               summary="Your seat's press (PRESS, BROADCAST blocks), secret orders for an ONP "
                       "or Sommossa power (FOR blocks), late days (LATE) and clock votes "
-                      "(APPROVE, OPPOSE), run as a mail from the seat signed on",
+                      "(APPROVE, OPPOSE), run as a mail from the seat signed on: answered as the "
+                      "mail reply, the mail's line cap and bounds kept, any other line "
+                      "answered not_by_token unrun",
               responses={401: {"model": Refusal}, 403: {"model": Refusal}})
     def seat_commands(request: Request, game: str, body: CommandsIn,
                       credentials: Annotated[HTTPAuthorizationCredentials | None,

@@ -370,8 +370,11 @@ def create_api(db: Database, settings: Settings,
             if not gm and found.seat is None:
                 raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
             lines = [line for text in body.commands for line in text.splitlines() or [""]]
-            answers = by_token.run_lines(session, settings, clock(), found.game, found.seat,
-                                         found.account_id, lines, lang)
+            try:
+                answers = by_token.run_lines(session, settings, clock(), found.game,
+                                             found.seat, found.account_id, lines, lang)
+            except LookupError:  # a token of no account (none is issued so): no holder
+                raise _refusal(401, CommandRefusal.NOT_SIGNED_ON, lang) from None
             return {"game": found.game.name, "power": found.power,
                     "answers": [{"line": a.line, "messages": a.messages, "reasons": a.reasons}
                                 for a in answers]}

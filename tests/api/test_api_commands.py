@@ -6,16 +6,26 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import httpx
 import pytest
 from sqlalchemy import select
 
+from judge.settings import Settings
 from judge.storage.models import Account, Game, Seat
 from tests.api.conftest import WebTable
 from tests.api.test_api_clients import GAME, TOKEN, ask_token
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game
+
+PRESS_CAP = 2
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The mail tests' settings, with a small daily press cap to reach."""
+    return dataclasses.replace(settings, press_per_seat_per_day=PRESS_CAP)
 
 
 async def gm_token(table: WebTable) -> str:
@@ -145,3 +155,12 @@ async def test_a_seats_press_late_days_and_for_blocks_by_token(table: WebTable) 
         assert lines[-1] == "EXTEND 24"
         assert done["answers"][-1]["messages"][0] == \
             "Non applicato: questa riga non è accettata con questo token; inviala per posta."
+
+        # the seat's daily press cap counts what was sent by token as what was sent by mail
+        more = {"commands": ["PRESS TO GERMANY", "Hello.", "ENDPRESS",
+                             "PRESS TO ITALY", "Ciao.", "ENDPRESS"]}
+        capped = (await client.post(f"/api/v1/games/{GAME}/commands", json=more,
+                                    headers=auth)).json()["answers"]
+        assert [a["reasons"] for a in capped] == [["press_sent"], ["press_limit"]]
+        await table.settle()
+        assert not any("Ciao." in m.body for m in table.mails_to(address("ITALY")))

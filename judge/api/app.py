@@ -381,7 +381,7 @@ def create_api(db: Database, settings: Settings,
 
     @api.post(f"{PREFIX}/games/{{game}}/gm", response_model=CommandsOut, tags=["gm"],
               summary="The GM's mail commands (EXTEND, SET DEADLINE, PAUSE, REPLACE, option "
-                      "lines; not BECOME), run as a mail from the GM signed on: each line answered "
+                      "lines, the GM's press; not BECOME), run as a mail from the GM signed on: each line answered "
                       "as the mail reply answers it, the mail's line cap and bounds kept, any "
                       "other line (SIGNON, orders, a player's command) answered not_by_token "
                       "unrun",

@@ -86,6 +86,13 @@ async def test_the_gm_commands_by_token_are_the_mail_commands(table: WebTable) -
         await table.send(GM, f"SIGNON GM {GAME} {GM_PASSWORD}\nSTART\n")
         assert said[0] in table.mails_to(GM)[-1].body
 
+        # the GM's press, as the GM's mail sends it
+        said = (await client.post(f"/api/v1/games/{GAME}/gm", headers=auth, json={
+            "commands": ["BROADCAST", "Welcome, all.", "ENDPRESS"]})).json()["answers"]
+        assert said[0]["reasons"] == ["press_sent"]
+        await table.settle()
+        assert any("Welcome, all." in m.body for m in table.mails_to(address("RUSSIA")))
+
         # PAUSE by token stops the clock as by mail; every player is told by mail
         before = len(table.mails_to(address("ENGLAND")))
         paused = await client.post(f"/api/v1/games/{GAME}/gm", json={"commands": ["PAUSE"]},
@@ -101,7 +108,8 @@ async def test_the_gm_commands_by_token_are_the_mail_commands(table: WebTable) -
         many = {"commands": ["\n".join(["hello"] * 10)] * (cap // 10 + 1)}
         capped = (await client.post(f"/api/v1/games/{GAME}/gm", json=many,
                                     headers=auth)).json()["answers"]
-        assert len(capped) == cap + 1
+        # (a paragraph of chat is answered once, its lines quoted together, as by mail)
+        assert len(capped) == 2 and capped[0]["line"] == "\n".join(["hello"] * cap)
         assert capped[-1]["line"] is None and str(cap) in capped[-1]["messages"][0]
         assert "10" in capped[-1]["messages"][0]
 

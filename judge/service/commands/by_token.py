@@ -36,19 +36,22 @@ from judge.service.commands import (
     _keyword,
     read_lines,
 )
-from judge.service.commands.session import MASKED, Actor, MailSession
+from judge.service.commands.session import MASKED, Actor, MailSession, ReplyEntry, echo_of
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage.models import Account, Game, Seat
 
-# a seat's commands by token: press, the secret orders for an ONP or Sommossa power, late
-# days, the vote on a playing GM's clock request (orders and the draw vote have their own
-# routes; the rest of a player's commands concern his password or address: mail only)
+# a seat's commands by token, those issue 27 names: press, the secret orders for an ONP or
+# Sommossa power (FOR), late days, and the vote on a playing GM's clock request (orders and
+# the draw vote have routes of their own). The rest (WAIT, RESIGN, CONCEDE, proposals,
+# absences, the name, password, address and token) stay the mail's.
 SEAT_VERBS = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.FOR, Verb.LATE, Verb.APPROVE,
                         Verb.OPPOSE})
-# the GM's: every GM command but BECOME (acting as a power is a seat's token's business)
-GM_VERBS = frozenset(verb for verb, row in SPECS.items()
-                     if row.role is Role.GM and verb is not Verb.BECOME)
+# the GM's: every GM command and option line but BECOME (acting as a power is a seat's
+# token's business), and the GM's press (a player command the GM may send as GM)
+GM_VERBS = frozenset({verb for verb, row in SPECS.items()
+                      if row.role is Role.GM and verb is not Verb.BECOME}
+                     | {Verb.PRESS, Verb.BROADCAST})
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,12 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
     s = MailSession(ctx, parsed)
     s.sign_on(Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
     allowed = GM_VERBS if seat is None else SEAT_VERBS
+    chatter: ReplyEntry | None = None  # as by mail: a paragraph of chat answered once
     for item in parsed.items:
+        if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
+                and s.entries and s.entries[-1] is chatter:
+            chatter.echo = f"{chatter.echo}\n{echo_of(item)}"
+            continue
         if isinstance(item, Command) and item.verb in allowed:
             _command(s, item)
         elif isinstance(item, Malformed):
@@ -90,9 +98,10 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
                 s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=detail,
                       keyword=_keyword(item.verb, s.lang))
         elif isinstance(item, NotUnderstood):
-            s.begin(item)
+            entry = s.begin(item)
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
             s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
+            chatter = None if suggestion else entry
         else:
             # an order line, a SIGNON, another role's command: not this token's to send
             s.begin(item)

@@ -106,3 +106,35 @@ class PressItem(BaseModel):
     phase: str
     sender: str
     body: str
+
+
+# a command line as a mail carries it; a press block is many of them. A mail's work is
+# bounded by its non-blank lines (settings.max_command_lines, the lines past it unread):
+# these caps only bound the request's size
+MAX_COMMAND_LINES = 500
+MAX_COMMAND_LINE = 1000
+CommandLine = Annotated[str, Field(max_length=MAX_COMMAND_LINE)]
+
+
+class CommandsIn(BaseModel):
+    """Mail command lines, run as a mail from the token's holder signed on would run them."""
+
+    commands: list[CommandLine] = Field(
+        max_length=MAX_COMMAND_LINES,
+        description="the lines, in order; a line may hold several (newline-separated)",
+        examples=[["EXTEND 24", "SET DEADLINE 2027-01-10 18:00"]])
+
+
+class Answer(BaseModel):
+    """One line (or block) as the mail reply repeats it, and the reply's sentences for it."""
+
+    line: str | None = Field(description="the line as the mail reply echoes it")
+    messages: list[str] = Field(description="the mail reply's answer, in the asked language")
+    reasons: list[str] = Field(description="each message's reason code (e.g. "
+                                           "deadline_extended, not_gm, not_by_token)")
+
+
+class CommandsOut(BaseModel):
+    game: str
+    power: str = Field(description="the seat's power, or GM")
+    answers: list[Answer]

@@ -39,6 +39,8 @@ from judge.api import calendar
 from judge.api.schemas import (
     ApiDone,
     ApiRefusal,
+    CommandsIn,
+    CommandsOut,
     DrawIn,
     GameList,
     JsonObject,
@@ -57,7 +59,7 @@ from judge.rules.option_registry import OPTIONS
 from judge.service import apitokens, games, mila, usecases
 from judge.service.answers import CommandRefusal
 from judge.service.answers import Done as AnswerDone
-from judge.service.commands import reply_text
+from judge.service.commands import by_token, reply_text
 from judge.service.commands.order_commands import refusal_text
 from judge.service.store import Store
 from judge.settings import Settings
@@ -355,6 +357,51 @@ def create_api(db: Database, settings: Settings,
                                       next_phase=report.next_phase)
             return {"game": found.game.name, "phase": report.phase, "action": report.action,
                     "next_phase": report.next_phase, "message": said}
+
+    def run_commands(request: Request, game: str, body: CommandsIn,
+                     credentials: HTTPAuthorizationCredentials | None,
+                     gm: bool) -> dict[str, Any]:
+        """The lines through the mail's command pipeline as the holder signed on."""
+        with holder(credentials, request, write=True) as (session, found):
+            game_for(request, game, found)
+            lang = _lang(request, found.game.language)
+            if gm and not found.gm:
+                raise _refusal(403, CommandRefusal.NOT_GM, lang)
+            if not gm and found.seat is None:
+                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
+            lines = [line for text in body.commands for line in text.splitlines() or [""]]
+            try:
+                answers = by_token.run_lines(session, settings, clock(), found.game,
+                                             found.seat, found.account_id, lines, lang)
+            except LookupError:  # a token of no account (none is issued so): no holder
+                raise _refusal(401, CommandRefusal.NOT_SIGNED_ON, lang) from None
+            return {"game": found.game.name, "power": found.power,
+                    "answers": [{"line": a.line, "messages": a.messages, "reasons": a.reasons}
+                                for a in answers]}
+
+    @api.post(f"{PREFIX}/games/{{game}}/gm", response_model=CommandsOut, tags=["gm"],
+              summary="The GM's mail commands (EXTEND, SET DEADLINE, PAUSE, REPLACE, option "
+                      "lines, the GM's press; not BECOME), run as a mail from the GM signed on: each line answered "
+                      "as the mail reply answers it, the mail's line cap and bounds kept, any "
+                      "other line (SIGNON, orders, a player's command) answered not_by_token "
+                      "unrun",
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal}})
+    def gm_commands(request: Request, game: str, body: CommandsIn,
+                    credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                           Depends(bearer)] = None) -> dict[str, Any]:
+        return run_commands(request, game, body, credentials, gm=True)
+
+    @api.post(f"{PREFIX}/games/{{game}}/commands", response_model=CommandsOut, tags=["seat"],
+              summary="Your seat's press (PRESS, BROADCAST blocks), secret orders for an ONP "
+                      "or Sommossa power (FOR blocks), late days (LATE) and clock votes "
+                      "(APPROVE, OPPOSE), run as a mail from the seat signed on: answered as the "
+                      "mail reply, the mail's line cap and bounds kept, any other line "
+                      "answered not_by_token unrun",
+              responses={401: {"model": ApiRefusal}, 403: {"model": ApiRefusal}})
+    def seat_commands(request: Request, game: str, body: CommandsIn,
+                      credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                             Depends(bearer)] = None) -> dict[str, Any]:
+        return run_commands(request, game, body, credentials, gm=False)
 
     @api.delete(f"{PREFIX}/games/{{game}}/tokens/{{power}}", response_model=ApiDone,
                 tags=["gm"], summary="The GM revokes a seat's tokens (mail: TOKEN OFF power)",

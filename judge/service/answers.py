@@ -17,6 +17,8 @@ class CommandRefusal(StrEnum):
     SKIPPED_AFTER_BAD_SIGNON = "skipped_after_bad_signon"
     NOT_GM = "not_gm"
     NOT_A_PLAYER = "not_a_player"
+    # a line an API token may not send (judge.service.commands.by_token)
+    NOT_BY_TOKEN = "not_by_token"
     GAME_NOT_FORMING = "game_not_forming"
     GAME_NOT_ACTIVE = "game_not_active"
     JOINED_NOT_STARTED = "joined_not_started"

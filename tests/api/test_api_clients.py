@@ -274,6 +274,11 @@ async def test_a_blind_games_token_and_api_reveal_no_address(table: WebTable) ->
                    await client.post(f"/api/v1/games/{GAME}/orders", headers=auth,
                                      json={"orders": ["A CON - BUL", "X YYY"]}),
                    await client.get("/api/v1/me/deadlines.ics", headers=auth),
+                   # press, a late day and a refused line, through the mail's pipeline
+                   await client.post(f"/api/v1/games/{GAME}/commands", headers=auth, json={
+                       "commands": ["PRESS TO RUSSIA", "Black Sea?", "ENDPRESS",
+                                    "BROADCAST", "Peace.", "ENDPRESS", "LATE 1",
+                                    "SIGNON TURKEY apigame x"]}),
                    await client.get(f"/games/{GAME}/deadlines.ics"),
                    await client.get("/api/v1/games")]
         for answer in answers:
@@ -282,3 +287,9 @@ async def test_a_blind_games_token_and_api_reveal_no_address(table: WebTable) ->
             # an iCalendar UID)
             assert b"players.test" not in answer.content
         assert answers[0].json()["game"]["players"] is None  # the archive's blind rule
+        assert len(answers[4].json()["answers"]) == 4
+        await table.settle()
+        # the press reached Russia, and no mail of it names Turkey's address
+        assert any("Black Sea?" in m.body for m in table.mails_to(address("RUSSIA")))
+        assert all(address("TURKEY") not in m.text for m in table.mails()
+                   if m.to != address("TURKEY"))

@@ -1,0 +1,117 @@
+"""Command lines sent with an API token (issue 27), run as the mail pipeline runs a mail.
+
+A GM's token may send the GM's commands (and option lines), a seat's token its press, its
+secret orders for an ONP or Sommossa power (FOR blocks), its late days and its clock votes.
+Rather than a second copy of each mail handler, the lines are parsed as a mail's, cut at the
+same line cap, and each command goes through the mail's own ``_command`` with the token's
+holder signed on, as a mail that began with the holder's SIGNON would: the same handlers,
+the same per-mail bounds (the reads, the confirmations, the joined press mails), the same
+answers. What differs is only who is acting (proved by the token, not a password) and that
+the answers are returned to the caller instead of mailed. Any other line (SIGNON, orders,
+a command of another role) is refused unrun: the token speaks for one seat of one game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from judge.parsing.command_table import SPECS
+from judge.parsing.commands import (
+    Command,
+    Malformed,
+    NotUnderstood,
+    Problem,
+    Role,
+    Verb,
+    lexicon,
+    parse_mail,
+)
+from judge.service import computer
+from judge.service.answers import CommandRefusal
+from judge.service.commands import (
+    PASSWORD_VERBS,
+    _command,
+    _keyword,
+    read_lines,
+)
+from judge.service.commands.session import MASKED, Actor, MailSession, ReplyEntry, echo_of
+from judge.service.uow import IncomingMail, MailContext
+from judge.settings import Settings
+from judge.storage.models import Account, Game, Seat
+
+# a seat's commands by token, those issue 27 names: press, the secret orders for an ONP or
+# Sommossa power (FOR), late days, and the vote on a playing GM's clock request (orders and
+# the draw vote have routes of their own). The rest (WAIT, RESIGN, CONCEDE, proposals,
+# absences, the name, password, address and token) stay the mail's.
+SEAT_VERBS = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.FOR, Verb.LATE, Verb.APPROVE,
+                        Verb.OPPOSE})
+# the GM's: every GM command and option line but BECOME (acting as a power is a seat's
+# token's business), and the GM's press (a player command the GM may send as GM)
+GM_VERBS = frozenset({verb for verb, row in SPECS.items()
+                      if row.role is Role.GM and verb is not Verb.BECOME}
+                     | {Verb.PRESS, Verb.BROADCAST})
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One line (or block) as the mail reply repeats it, and what it was answered."""
+
+    line: str | None
+    messages: list[str]
+    reasons: list[str]  # each message's key (answers.Done / CommandRefusal), for programs
+
+
+def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
+              seat: Seat | None, account_id: int | None, lines: list[str],
+              lang: str) -> list[Answered]:
+    """Run ``lines`` as the holder of ``game``'s seat (``seat`` None: its GM) would by mail,
+    and return the answers in ``lang``. Mails the handlers send others (press, notices,
+    confirmations) are queued as the mail's would be; no reply is mailed."""
+    account = session.get(Account, account_id) if account_id is not None else None
+    if account is None:
+        raise LookupError("the token's account is gone")
+    kept, unread = read_lines(lines, settings.max_command_lines)
+    parsed = parse_mail(kept)
+    ctx = MailContext(mail=IncomingMail(from_addr=account.address, lines=tuple(kept)),
+                      settings=settings, now=now, session=session)
+    s = MailSession(ctx, parsed)
+    s.sign_on(Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
+    allowed = GM_VERBS if seat is None else SEAT_VERBS
+    chatter: ReplyEntry | None = None  # as by mail: a paragraph of chat answered once
+    for item in parsed.items:
+        if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
+                and s.entries and s.entries[-1] is chatter:
+            chatter.echo = f"{chatter.echo}\n{echo_of(item)}"
+            continue
+        if isinstance(item, Command) and item.verb in allowed:
+            _command(s, item)
+        elif isinstance(item, Malformed):
+            s.begin(item)
+            if item.problem is Problem.UNCLOSED_BLOCK:
+                s.say(CommandRefusal.UNCLOSED_BLOCK)
+            else:
+                detail = item.detail
+                if item.verb in PASSWORD_VERBS and item.problem is Problem.TOO_MANY_ARGUMENTS:
+                    detail = MASKED
+                s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=detail,
+                      keyword=_keyword(item.verb, s.lang))
+        elif isinstance(item, NotUnderstood):
+            entry = s.begin(item)
+            suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
+            s.say(CommandRefusal.NOT_UNDERSTOOD, suggestion=suggestion)
+            chatter = None if suggestion else entry
+        else:
+            # an order line, a SIGNON, another role's command: not this token's to send
+            s.begin(item)
+            s.say(CommandRefusal.NOT_BY_TOKEN)
+    if unread:
+        s.begin(None)
+        s.say(CommandRefusal.LINES_NOT_READ, cap=settings.max_command_lines, count=unread)
+    s.close_actor()
+    s.flush_joined()
+    if s.lang_game is not None:
+        computer.advance(s.session, s.lang_game, s.now, s.settings)
+    return [Answered(entry.echo, said["messages"], [key for key, _ in entry.messages])
+            for entry, said in zip(s.entries, s.render_entries(s.entries, lang), strict=True)]

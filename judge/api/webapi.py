@@ -72,6 +72,10 @@ PREFIX = "/api/v1"
 TOKEN_REQUESTS_PER_MINUTE = 120
 _PUBLIC_OPTIONS = frozenset(spec.key for spec in OPTIONS)
 RATE_LIMITED = N_("Too many requests with this token: at most %(count)s a minute.")
+# a program is told what a program can do: send its token (a mail command is not its answer)
+TOKEN_REFUSED = N_("No valid token: send the header Authorization: Bearer <token>. A token is "
+                   "asked for by mail with the line TOKEN after your SIGNON, and is mailed to "
+                   "your registered address.")
 
 bearer = HTTPBearer(auto_error=False, description="a token mailed by the TOKEN command")
 
@@ -152,13 +156,13 @@ def create_api(db: Database, settings: Settings,
         lang = _lang(request, None)
         token = credentials.credentials if credentials is not None else ""
         if not token or len(token) > apitokens.MAX_TOKEN_CHARS:
-            raise _refusal(401, CommandRefusal.NOT_SIGNED_ON, lang)
+            raise ApiRefused(401, "token_refused", tr(lang, TOKEN_REFUSED))
         if not limit.allow(apitokens.digest(token), time.monotonic()):
             raise ApiRefused(429, "rate_limited", tr(lang, RATE_LIMITED, count=limit.per_minute))
         with db.session() if write else db.reading() as session:
             found = apitokens.holder(session, token, clock())
-            if found is None:
-                raise _refusal(401, CommandRefusal.NOT_SIGNED_ON, lang)
+            if found is None:  # unknown, revoked or its seat changed hands: all alike
+                raise ApiRefused(401, "token_refused", tr(lang, TOKEN_REFUSED))
             yield session, found
 
     def game_for(request: Request, name: str, found: apitokens.Holder) -> None:

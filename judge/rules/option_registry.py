@@ -334,9 +334,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
                   "si|no (l'arbitro riceve copia di tutta la stampa)",
                   "oui|non (l'arbitre reçoit copie de toute la presse)"), shown=False),
     OptionSpec("variant", _w("VARIANT", "VARIANTE", "VARIANTE"), OptionType.NAME,
-               _v("standard|standard-2..6|pure (before START; see Variants)",
-                  "standard|standard-2..6|pure (prima di INIZIA)",
-                  "standard|standard-2..6|pure (avant COMMENCER)"), locked_after_start=True,
+               _v("a map's name: standard, ancmed, youngstown... (HELP VARIANTS lists them; "
+                  "before START)",
+                  "il nome di una mappa: standard, ancmed, youngstown... (AIUTO VARIANTI le "
+                  "elenca; prima di INIZIA)",
+                  "le nom d'une carte : standard, ancmed, youngstown... (AIDE VARIANTES les "
+                  "liste ; avant COMMENCER)"), locked_after_start=True,
                setter=_set_variant),
     OptionSpec("players", _w("PLAYERS", "GIOCATORI", "JOUEURS"), OptionType.NUMBER,
                _v("2..7 (seed 001's games for fewer players; before START)",

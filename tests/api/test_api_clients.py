@@ -65,10 +65,14 @@ async def test_orders_by_api_then_the_bulletin_by_mail(table: WebTable) -> None:
 
         # no token, a wrong token: refused alike, nothing learnt
         sent = {"orders": ["A PAR - BUR"]}
-        assert (await client.post(f"/api/v1/games/{GAME}/orders", json=sent)).status_code == 401
+        none = await client.post(f"/api/v1/games/{GAME}/orders", json=sent)
         wrong = {"Authorization": "Bearer " + "x" * 43}
         answer = await client.post(f"/api/v1/games/{GAME}/orders", json=sent, headers=wrong)
-        assert answer.status_code == 401 and answer.json()["reason"] == "not_signed_on"
+        assert none.status_code == answer.status_code == 401
+        assert none.json() == answer.json() and answer.json()["reason"] == "token_refused"
+        # a program is told about its token, not to send a mail command
+        assert "Authorization: Bearer" in answer.json()["message"]
+        assert "TOKEN" in answer.json()["message"] and "SIGNON power" not in answer.json()["message"]
 
         # the seat's orders, one refused line answered with the mail's reason, in French
         sent = {"orders": ["A PAR - BUR", "A MAR - XYZ", "F BRE - MAO"]}

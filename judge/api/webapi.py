@@ -170,6 +170,18 @@ def create_api(db: Database, settings: Settings,
             # a token speaks for one game only: another game's name is simply not its own
             raise _refusal(403, CommandRefusal.NOT_A_PLAYER, _lang(request, found.game.language))
 
+    @contextmanager
+    def seat_holder(credentials: HTTPAuthorizationCredentials | None, request: Request,
+                    game: str, write: bool) -> Iterator[tuple[Any, apitokens.Holder, str]]:
+        """A seat's token for ``game``: the session, its holder and the answers' language
+        (403 for a GM's token, which orders nothing)."""
+        with holder(credentials, request, write) as (session, found):
+            game_for(request, game, found)
+            lang = _lang(request, found.game.language)
+            if found.seat is None:
+                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
+            yield session, found, lang
+
     # ------------------------------------------------------------ public reads
 
     @api.get(f"{PREFIX}/games", response_model=GameList, tags=["games"],
@@ -280,11 +292,7 @@ def create_api(db: Database, settings: Settings,
     def my_orders(request: Request, game: str,
                   credentials: Annotated[HTTPAuthorizationCredentials | None,
                                          Depends(bearer)] = None) -> dict[str, Any]:
-        with holder(credentials, request, write=False) as (session, found):
-            game_for(request, game, found)
-            if found.seat is None:
-                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, _lang(request,
-                                                                        found.game.language))
+        with seat_holder(credentials, request, game, write=False) as (session, found, _):
             row = Store(session).current_orders(found.game.id, found.game.phase, found.power)
             orders = list(row.orders) if row else []
             position = games.load_position(found.game)
@@ -299,11 +307,7 @@ def create_api(db: Database, settings: Settings,
     def submit(request: Request, game: str, body: OrdersIn,
                credentials: Annotated[HTTPAuthorizationCredentials | None,
                                       Depends(bearer)] = None) -> dict[str, Any]:
-        with holder(credentials, request, write=True) as (session, found):
-            game_for(request, game, found)
-            lang = _lang(request, found.game.language)
-            if found.seat is None:
-                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
+        with seat_holder(credentials, request, game, write=True) as (session, found, lang):
             lines = [line.strip() for line in body.orders if line.strip()]
             try:
                 outcome = usecases.submit_orders(session, found.game, found.power, lines,
@@ -326,12 +330,10 @@ def create_api(db: Database, settings: Settings,
     def draw_vote(request: Request, game: str, body: DrawIn,
                   credentials: Annotated[HTTPAuthorizationCredentials | None,
                                          Depends(bearer)] = None) -> dict[str, Any]:
-        with holder(credentials, request, write=True) as (session, found):
-            game_for(request, game, found)
-            lang = _lang(request, found.game.language)
-            if found.seat is None:
-                raise _refusal(403, CommandRefusal.NOT_A_PLAYER, lang)
+        with seat_holder(credentials, request, game, write=True) as (session, found, lang):
             try:
+                # seat_holder answered 403 for a token without a seat
+                assert found.seat is not None
                 usecases.vote_draw(session, found.game, found.seat, clock(), body.draw)
             except usecases.Denied as denied:
                 raise _refusal(409, denied.reason, lang, **denied.params) from None

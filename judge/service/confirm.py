@@ -34,7 +34,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from judge.service.caller import Prepared
+from judge.service.auth import hash_password
+from judge.service.caller import HASHES_PER_REQUEST, Prepared
 from judge.service.uow import IncomingMail, MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
@@ -131,12 +132,19 @@ def held_secrets(prepared: Prepared | None, mapping: dict[str, str]) -> dict[str
     """What a held mail's handling will need of its passwords, by placeholder (issue 25):
     the fresh hashes made for it (CREATE, JOIN, SET PASSWORD) and whether each sign-on
     matched (with the stored hash it was checked against). Never the password: the held
-    mail's raw copy carries the placeholders (``judge.service.rawmask.mask_held``)."""
+    mail's raw copy carries the placeholders (``judge.service.rawmask.mask_held``).
+
+    A mail another drain took before this one could prepare it carries nothing prepared: a
+    password with neither a hash nor a check gets its hash made here (within the mail's scrypt
+    budget), or the held CREATE or JOIN could never be handled once confirmed."""
     found: dict[str, object] = {}
+    budget = HASHES_PER_REQUEST
     for word, placeholder in mapping.items():
         hashes = list(prepared.hashes.get(word, [])) if prepared is not None else []
         checks = [[stored, ok] for (given, stored), ok in prepared.verified.items()
                   if given == word] if prepared is not None else []
+        if not hashes and not checks and budget > 0:
+            hashes, budget = [hash_password(word)], budget - 1
         found[placeholder] = {"hashes": hashes, "checks": checks}
     return found
 

@@ -21,14 +21,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from judge.adjudicator.phase import Phase
 from judge.i18n import N_, tr
 from judge.parsing.commands_lexicon import fold, lexicon, parse_power
 from judge.parsing.commands_options import grey_words, value_of
-from judge.parsing.commands_types import LANGS, Problem, Role, Verb
+from judge.parsing.commands_types import LANGS, Command, Problem, Role, Verb
 from judge.rules.option_registry import EVERY_RULE_SET, OPTIONS, OptionSpec
 from judge.rules.options import RuleSet
 
@@ -60,8 +61,53 @@ class Arg:
     words: int | None = 1
 
 
+class SecretUse(StrEnum):
+    CHECKED = "checked"  # checked against the stored hash (SIGNON)
+    NEW = "new"  # a new password: hashed, ahead of the write lock (CREATE, JOIN, SET PASSWORD)
+
+
+@dataclass(frozen=True)
+class Secret:
+    """The argument of a command that is a password: never repeated in a reply, masked in the
+    stored raw mail, its scrypt work done before the mail's write transaction."""
+
+    field: Literal["password", "value"]  # the ``Command`` field that holds it
+    use: SecretUse
+    # a line the parser refused keeps this many words in the reply (the keyword and what
+    # comes before the password), the rest is masked: SIGNON power game ****
+    kept_words: int
+
+    def of(self, cmd: Command) -> str | None:
+        value: str | None = getattr(cmd, self.field)
+        return value
+
+
+class Orders(StrEnum):
+    """What a command does with the orders of the sign-on in force. Any but ``NONE``: the
+    order lines given above it in the mail are stored first (a bounded number of times)."""
+
+    NONE = "none"
+    READS = "reads"  # reads the stored set (STATUS, PREVIEW, PROCESS)
+    CLEARS = "clears"  # empties it (CLEAR)
+    BLOCK = "block"  # its block holds orders for the power it names (FOR ... END)
+
+
+class SignOn(StrEnum):
+    """What a command does to the sign-on in force (who the following lines act as)."""
+
+    KEEPS = "keeps"
+    OPENS = "opens"  # a new part of the mail begins: the sign-on before it is settled and closed
+    SWITCHES = "switches"  # the same sign-on acts as another power: copies owed so far go first
+    CLOSES = "closes"  # the mail's commands end here (the parser stops reading)
+
+
 @dataclass(frozen=True)
 class CommandSpec:
+    """Everything about one mail command; the service only binds a handler to its verb.
+
+    Its words in each language and the argument syntax players are shown are translation
+    data under the same verb in ``command_words.json`` (``words``)."""
+
     verb: Verb
     role: Role
     args: tuple[Arg, ...] = ()
@@ -69,6 +115,26 @@ class CommandSpec:
     gm_may: bool = False  # a player command the GM may also use as GM, without BECOME
     # HELP's line for the command: an English msgid, shown through the catalogs (judge.i18n)
     help: str = ""
+    secret: Secret | None = None  # which argument is a password
+    orders: Orders = Orders.NONE
+    signon: SignOn = SignOn.KEEPS
+    # a player who JOINed in this same mail (no power before START) may send it: what
+    # concerns him alone (his name for the archive)
+    joiner_may: bool = False
+    # may follow CREATE in the same mail, for the game just created, before any SIGNON
+    after_create: bool = False
+    # would add the sender's address to a game: held until the address is confirmed
+    adds_sender: bool = False
+
+    @property
+    def words(self) -> Mapping[str, Any]:
+        """Its entry in ``command_words.json``: phrases per language, argument syntax."""
+        found: Mapping[str, Any] = lexicon().raw["commands"][self.verb.value]
+        return found
+
+    @property
+    def reads_orders(self) -> bool:
+        return self.orders is not Orders.NONE
 
     @property
     def standalone(self) -> bool:
@@ -307,6 +373,8 @@ POWER = Arg(_power)
 NUMBER = Arg(_number)
 PHASE = Arg(_phase)
 VALUE = Arg(_value)
+# CREATE's and JOIN's password: the word after the game
+NEW_PASSWORD = Secret("password", SecretUse.NEW, kept_words=2)
 
 
 # ---------------------------------------------------------------- the table
@@ -324,19 +392,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("bulletins of past phases")),
     CommandSpec(Verb.SUMMARY, A, (GAME,),
                 help=N_("who plays, centres per phase")),
-    CommandSpec(Verb.OBSERVE, A, (GAME,),
+    CommandSpec(Verb.OBSERVE, A, (GAME,), adds_sender=True,
                 help=N_("receive the game's bulletins and broadcasts")),
-    CommandSpec(Verb.CREATE, A, (GAME, PASSWORD),
+    CommandSpec(Verb.CREATE, A, (GAME, PASSWORD), secret=NEW_PASSWORD, signon=SignOn.OPENS,
+                adds_sender=True,
                 help=N_("create a game; you become its GM")),
     CommandSpec(Verb.JOIN, A, (GAME, PASSWORD, Arg(_preferences, optional=True, words=None)),
+                secret=NEW_PASSWORD, adds_sender=True,
                 help=N_("join a forming game, with an optional preference list")),
     CommandSpec(Verb.SIGNON, A, (Arg(_signon, words=None),),
+                secret=Secret("password", SecretUse.CHECKED, kept_words=3), signon=SignOn.OPENS,
                 help=N_("sign on as a power (or as GM); the following lines are your orders")),
-    CommandSpec(Verb.SIGNOFF, A,
+    CommandSpec(Verb.SIGNOFF, A, signon=SignOn.CLOSES,
                 help=N_("end of commands (so is a '-- ' signature)")),
-    CommandSpec(Verb.CLEAR, P,
+    CommandSpec(Verb.CLEAR, P, orders=Orders.CLEARS,
                 help=N_("withdraw your orders for this phase")),
-    CommandSpec(Verb.STATUS, P,
+    CommandSpec(Verb.STATUS, P, orders=Orders.READS,
                 help=N_("orders on file, units still without orders, your own FOR votes, late days left"
                         " (game and turn)")),
     CommandSpec(Verb.SET_WAIT, P,
@@ -352,10 +423,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.ENDPRESS, Role.BLOCK,
                 help=N_("ends a press message")),
     CommandSpec(Verb.SET_PASSWORD, P, (VALUE,), gm_may=True,
+                secret=Secret("value", SecretUse.NEW, kept_words=2),
                 help=N_("change your password for this game")),
     CommandSpec(Verb.SET_ADDRESS, P, (VALUE,), gm_may=True,
                 help=N_("change the address the judge writes to")),
     CommandSpec(Verb.SET_NAME, P, (Arg(_display_name, words=None),), gm_may=True,
+                joiner_may=True,
                 help=N_("the name the archive shows beside your power")),
     CommandSpec(Verb.TOKEN, P, (Arg(_token, optional=True, words=2),), gm_may=True,
                 help=N_("a token for the JSON API, mailed to your registered address (TOKEN OFF: "
@@ -368,7 +441,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("withdraw your draw vote")),
     CommandSpec(Verb.CONCEDE, P, (POWER,),
                 help=N_("vote to concede the game to a power (secret)")),
-    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END,
+    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END, orders=Orders.BLOCK,
                 help=N_("your secret orders for a power in ONP or Sommossa")),
     CommandSpec(Verb.RESIGN, P,
                 help=N_("leave the game")),
@@ -397,10 +470,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("stop the clock")),
     CommandSpec(Verb.RESUME, G,
                 help=N_("restart the clock")),
-    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),),
+    CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),), orders=Orders.READS,
                 help=N_("adjudicate the current phase now; while the game is suspended for a "
                         "replacement only with FORCE")),
-    CommandSpec(Verb.PREVIEW, G,
+    CommandSpec(Verb.PREVIEW, G, orders=Orders.READS,
                 help=N_("the would-be results, to you only")),
     CommandSpec(Verb.ROLLBACK, G, (PHASE,),
                 help=N_("go back to a processed phase")),
@@ -408,7 +481,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("give a power to a new player")),
     CommandSpec(Verb.EJECT, G, (POWER,),
                 help=N_("remove a power's player")),
-    CommandSpec(Verb.BECOME, G, (POWER,),
+    CommandSpec(Verb.BECOME, G, (POWER,), signon=SignOn.SWITCHES,
                 help=N_("act as a power (its player gets a copy)")),
     CommandSpec(Verb.GRANT, G, (POWER, NUMBER),
                 help=N_("give a power extra late days")),
@@ -420,7 +493,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                         "[DISCORD|SLACK|JSON] [RESULTS DEADLINE MISSING START END NOTICE]; "
                         "WEBHOOK OFF")),
     # a game option line (after CREATE, or in a GM session); its keywords are the options'
-    CommandSpec(Verb.OPTION, G),
+    CommandSpec(Verb.OPTION, G, after_create=True),
 )
 
 SPECS: Mapping[Verb, CommandSpec] = MappingProxyType({c.verb: c for c in COMMANDS})

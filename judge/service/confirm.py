@@ -31,49 +31,26 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from judge.service.auth import hash_password
 from judge.service.caller import HASHES_PER_REQUEST, Prepared
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.mail_commands import TOKEN_HEX, ConfirmationAnswer
+from judge.service.uow import MailContext
 from judge.storage import guardrepo
 from judge.storage.models import Confirmation
 
 log = logging.getLogger(__name__)
 
-TOKEN_HEX = 32
-# the command word in each language -> that language (the acknowledgement is said in it)
-WORDS = {"confirm": "en", "conferma": "it", "confermo": "it", "confirmer": "fr"}
-ANSWER = re.compile(rf"^({'|'.join(WORDS)})[ \t]+([0-9a-f]{{{TOKEN_HEX}}})(?:[ \t]+(\S+))?$",
-                    re.IGNORECASE)
 # the token in a confirmation's subject (what ``token_in_subject`` reads back, tests and tools)
 IN_SUBJECT = re.compile(rf"\bconfirm\s+([0-9a-f]{{{TOKEN_HEX}}})\b", re.IGNORECASE)
 # the subject a confirmation carries; a reply ("Re: confirm ...") keeps it
 SUBJECT = "confirm {token}"
 
 
-@dataclass(frozen=True)
-class ConfirmationAnswer:
-    token: str
-    password: str | None  # REPLACE: the password the new player chose
-    line_no: int  # the body line that carried it
-    lang: str = "en"  # the language of the command word
-
-
 def find_answer(ctx: MailContext) -> ConfirmationAnswer | None:
     """The token this mail answers: a ``CONFIRM <token>`` line of its own, unquoted."""
-    return find_answer_in(ctx.mail)
-
-
-def find_answer_in(mail: IncomingMail) -> ConfirmationAnswer | None:
-    # ``lines`` holds no quoted text, attribution, forwarded part or signature (cleanup)
-    for no, line in enumerate(mail.lines, start=1):
-        match = ANSWER.match(line.strip())
-        if match:
-            return ConfirmationAnswer(match.group(2).lower(), match.group(3), no,
-                                      WORDS[match.group(1).lower()])
-    return None
+    return ctx.commands().answer
 
 
 def token_in_subject(subject: str) -> str | None:

@@ -22,27 +22,23 @@ from __future__ import annotations
 from typing import Any
 
 from judge.service.caller import Prepared
-from judge.service.commands import mail_secrets, prepare_mail, reply_language_of, run
+from judge.service.commands import prepare_mail, reply_language_of, run
+from judge.service.mail_commands import ReadMail
 from judge.service.uow import IncomingMail, MailContext
-from judge.settings import Settings
 
 
 def dispatch(ctx: MailContext) -> None:
     run(ctx)
 
 
-def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+def prepare(session: Any, mail: IncomingMail, read: ReadMail) -> Prepared:
     """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
-    session before its write transaction; ``dispatch`` then finds the results in
+    session before its write transaction, from its commands ``read`` once
+    (``judge.service.mail_commands``); ``dispatch`` then finds the results in
     ``MailContext.prepared``."""
-    return prepare_mail(session, mail, settings)
+    return prepare_mail(session, mail, read)
 
 
 def reply_language(session: Any, mail: IncomingMail) -> str:
     """The language to answer ``mail`` in when its handling could not say (it failed)."""
     return reply_language_of(session, mail)
-
-
-def secrets(mail: IncomingMail, settings: Settings) -> set[str]:
-    """The passwords ``dispatch`` will find in ``mail`` (its raw copy is masked of them)."""
-    return mail_secrets(mail, settings)

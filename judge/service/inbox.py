@@ -31,6 +31,7 @@ from judge.service import confirm, rendering
 from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
 from judge.service.commands import reply_text
+from judge.service.mail_commands import ReadMail, read_mail
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_held, mask_raw
 from judge.service.uow import ANONYMOUS, IncomingMail, MailContext
@@ -130,6 +131,7 @@ def process_batch(
     # in a read-only transaction BEFORE the write transaction: on SQLite the write lock is
     # process-wide, and the slow part of a hostile mail must not run while it is held
     mails: dict[int, IncomingMail] = {}
+    reads: dict[int, ReadMail] = {}  # each mail's commands, read once for all three uses
     prepared: dict[int, Prepared] = {}
     premasked: dict[int, tuple[frozenset[str], bytes]] = {}
     started = time.monotonic()
@@ -139,32 +141,36 @@ def process_batch(
                 break
             kept = ahead.take(row.id) if ahead is not None else None
             if kept is not None:  # prepared by an earlier round that had no time for it
-                mails[row.id], prepared[row.id], masked_ahead = kept
+                mails[row.id], reads[row.id], prepared[row.id], masked_ahead = kept
                 if masked_ahead is not None:
                     premasked[row.id] = masked_ahead
                 continue
-            mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
-                                   settings)
-            prepared[row.id] = dispatch_module.prepare(reader, mails[row.id], settings)
-            # the raw copy masked of its passwords (the masking decodes it again)
-            found = dispatch_module.secrets(mails[row.id], settings)
-            if found:
-                premasked[row.id] = (frozenset(found), _masked(row, found, decode, settings))
+            mail = mails[row.id] = decode(row.raw, row.envelope_from, row.size, row.oversized,
+                                          settings)
+            read = reads[row.id] = read_mail(mail.lines, settings.max_command_lines)
+            prepared[row.id] = dispatch_module.prepare(reader, mail, read)
+            # the raw copy masked of its passwords (the masking decodes the masked copy to
+            # check that none still shows)
+            if read.secrets:
+                premasked[row.id] = (read.secrets, _masked(row, set(read.secrets), decode,
+                                                           settings))
     try:
         handled = _handle_prepared(db, settings, decode, dispatcher, now, only_id, claimed,
-                                   stopping, mails, prepared, premasked)
+                                   stopping, mails, reads, prepared, premasked)
     except Exception:
         if ahead is not None:
             # redone one per transaction (``drain_some``): without their scrypt checks and
             # order parses again, so a failing mail does not double a batch's costly work
             for inbound_id, mail in mails.items():
-                ahead.keep(inbound_id, mail, prepared[inbound_id], premasked.get(inbound_id))
+                ahead.keep(inbound_id, mail, reads[inbound_id], prepared[inbound_id],
+                           premasked.get(inbound_id))
         raise
     if ahead is not None:
         done = set(handled)
         for inbound_id, mail in mails.items():
             if inbound_id not in done:
-                ahead.keep(inbound_id, mail, prepared[inbound_id], premasked.get(inbound_id))
+                ahead.keep(inbound_id, mail, reads[inbound_id], prepared[inbound_id],
+                           premasked.get(inbound_id))
     return handled
 
 
@@ -178,6 +184,7 @@ def _handle_prepared(
     claimed: list[int] | None,
     stopping: Callable[[], bool],
     mails: dict[int, IncomingMail],
+    reads: dict[int, ReadMail],
     prepared: dict[int, Prepared],
     premasked: dict[int, tuple[frozenset[str], bytes]],
 ) -> list[int]:
@@ -206,7 +213,7 @@ def _handle_prepared(
                 mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
             ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
-                              prepared=prepared.get(row.id))
+                              read=reads.get(row.id), prepared=prepared.get(row.id))
             # the dispatcher is looked up per mail, not once per round: a round that began
             # before a mail arrived (the write transaction claims it though it was not
             # peeked) must handle it with the dispatcher of the moment it is handled
@@ -231,8 +238,8 @@ def _handle_prepared(
     return [r[0] for r in results]
 
 
-# a mail prepared ahead: decoded, its preparation, its raw copy masked (the passwords masked)
-_Ahead = tuple[IncomingMail, Prepared, tuple[frozenset[str], bytes] | None]
+# a mail prepared ahead: decoded, its commands read, its preparation, its raw copy masked
+_Ahead = tuple[IncomingMail, ReadMail, Prepared, tuple[frozenset[str], bytes] | None]
 
 
 class PreparedAhead:
@@ -257,11 +264,11 @@ class PreparedAhead:
     def take(self, inbound_id: int) -> _Ahead | None:
         return self._kept.pop(inbound_id, None)
 
-    def keep(self, inbound_id: int, mail: IncomingMail, prepared: Prepared,
+    def keep(self, inbound_id: int, mail: IncomingMail, read: ReadMail, prepared: Prepared,
              masked: tuple[frozenset[str], bytes] | None) -> None:
         if len(self._kept) >= self.LIMIT:
             self._kept.clear()
-        self._kept[inbound_id] = (mail, prepared, masked)
+        self._kept[inbound_id] = (mail, read, prepared, masked)
 
 
 def _masked(row: object, secrets: set[str], decode: Decoder, settings: Settings) -> bytes:

@@ -1,7 +1,8 @@
 """The unit of work for one received mail: what a command handler sees and may do.
 
 ``IncomingMail`` is the decoded mail, free of any mail or database library types.
-``MailContext`` is handed to ``judge.service.dispatch.dispatch`` inside the one transaction
+``MailContext`` is the one context of a mail's handling: the mail, its commands read once
+(``commands()``), the work prepared for it, what it queued. It is handed to ``judge.service.dispatch.dispatch`` inside the one transaction
 that handles the mail; everything written through ``ctx.session`` and every reply queued with
 ``ctx.reply`` / ``ctx.send`` commits together with the inbound row being marked done, or not
 at all.
@@ -18,6 +19,7 @@ from typing import Any
 from judge.i18n import N_, check_lang, tr
 from judge.service import header_safety
 from judge.service.caller import Prepared
+from judge.service.mail_commands import ReadMail, read_mail
 from judge.settings import Settings
 from judge.storage import playrepo
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
@@ -120,6 +122,9 @@ class MailContext:
     # set when the mail is kept unhandled until its sender confirms the address
     held: bool = False
     drop_note: str | None = None  # why this mail got no reply, when not the daily cap
+    # the mail's commands, read once (``commands()``): the drain reads them before the
+    # write transaction to prepare the mail and to mask its raw copy
+    read: ReadMail | None = None
     # scrypt checks and hashes, order parses done before the write transaction began
     prepared: Prepared | None = None
     # the passwords this mail carries: masked in its stored raw copy once it is handled
@@ -127,6 +132,12 @@ class MailContext:
     # a held mail: each password -> the placeholder its stored copy carries (issue 25)
     held_mask: dict[str, str] | None = None
     _notes_said: bool = False
+
+    def commands(self) -> ReadMail:
+        """The mail's commands, read the first time they are asked for."""
+        if self.read is None:
+            self.read = read_mail(self.mail.lines, self.settings.max_command_lines)
+        return self.read
 
     def sender_language(self) -> str:
         """The language of the sender's newest game, for what is said before a command is

@@ -1,22 +1,22 @@
 """The mail command handlers: ``run(ctx)`` reads one mail's commands and applies them.
 
 Handlers live in modules by who may use them (``anyone``, ``player``, ``gm``) plus ``order_commands``;
-importing them fills ``registry.BINDINGS``. Who may use a command (its role, and whether the
-GM may use a player command as GM) is its row in ``judge.parsing.command_table``.
+importing them fills ``registry.BINDINGS``. Everything else about a command (who may use it,
+its password, what it does with the orders and the sign-on) is its row in
+``judge.parsing.command_table``: ``_command`` and ``prepare_mail`` read those rows, never a verb.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from judge.parsing.command_table import spec
+from judge.parsing.command_table import Orders, SecretUse, SignOn, spec
 from judge.parsing.commands import (
     GM,
     Command,
     Malformed,
     NotUnderstood,
     OrderLine,
-    ParsedMail,
     Problem,
     Role,
     Verb,
@@ -39,110 +39,105 @@ from judge.service.commands import (  # noqa: F401  (importing fills the registr
     reply_text,
     webhook_command,
 )
+from judge.service.commands.order_commands import flush_orders
 from judge.service.commands.registry import BINDINGS
-from judge.service.commands.session import (
-    KEPT_WORDS,
+from judge.service.commands.session import READS_PER_MAIL, MailSession, ReplyEntry
+from judge.service.commands.signon_parts import close_actor, finish, settle
+from judge.service.mail_commands import (  # noqa: F401  (the mail's reading, used by tests)
     MASKED,
-    READS_PER_MAIL,
-    MailSession,
-    ReplyEntry,
+    ReadMail,
     echo_of,
+    read_lines,
+    secrets_of,
 )
 from judge.service.rawmask import is_placeholder
 from judge.service.store import Store
 from judge.service.uow import IncomingMail, MailContext
-from judge.settings import Settings
 
 
-def read_lines(lines: tuple[str, ...] | list[str], cap: int) -> tuple[list[str], int]:
-    """The first ``cap`` non-blank lines (with the blank lines between them) and how many
-    non-blank lines were left unread: the work one mail may cause is bounded by its lines."""
-    kept: list[str] = []
-    seen = 0
-    for index, line in enumerate(lines):
-        if line.strip():
-            if seen == cap:
-                return kept, sum(1 for rest in lines[index:] if rest.strip())
-            seen += 1
-        kept.append(line)
-    return kept, 0
+class _Preparation:
+    """``prepare_mail``'s pass over the mail's commands, read from their declarations: the
+    password each one checks or hashes (``CommandSpec.secret``), the orders it reads
+    (``orders``), the sign-on it opens (``signon``), within the mail's budgets."""
+
+    def __init__(self, store: Store, prepared: Prepared, budget: int) -> None:
+        self.store, self.prepared, self.budget = store, prepared, budget
+        self.checked: set[tuple[str, str]] = set()
+        self.acting: tuple[Any, str] | None = None  # the verified signon's game and power
+        self.kept: list[str] = []  # its lines stored so far (a mail's lines are ONE set)
+        self.pending: list[str] = []
+        self.reads = READS_PER_MAIL
+        self.signed_on = False
+
+    def flush(self) -> None:
+        if self.acting is not None and self.pending:
+            self.kept.extend(self.pending)
+            usecases.prepare_orders(self.prepared, self.acting[0], self.acting[1], self.kept)
+        self.pending = []
+
+    def command(self, cmd: Command) -> None:
+        declared = spec(cmd.verb)
+        if declared.reads_orders and self.reads > 0:
+            self.reads -= 1
+            self.flush()
+            if declared.orders is Orders.CLEARS:
+                self.kept = []
+            elif declared.orders is Orders.BLOCK and self.acting is not None and cmd.power:
+                usecases.prepare_orders(self.prepared, self.acting[0], cmd.power, list(cmd.body))
+        if declared.signon in (SignOn.OPENS, SignOn.SWITCHES):
+            self.flush()
+            self.acting, self.kept = None, []
+        secret = declared.secret
+        value = secret.of(cmd) if secret is not None else None
+        if secret is None or not value or is_placeholder(value) or self.budget <= 0:
+            return  # a held mail's password: the confirmation carries what it needs
+        if secret.use is SecretUse.CHECKED:
+            self.check(cmd, value)
+        elif declared.role is Role.ANYONE or self.signed_on:
+            self.budget -= 1
+            self.prepared.hash(value)
+
+    def check(self, cmd: Command, password: str) -> None:
+        """A sign-on's password, checked once per power as ``Caller.check`` will."""
+        key = ((cmd.game or "").lower(), cmd.power or "")
+        if not cmd.game or key in self.checked:
+            return
+        self.checked.add(key)
+        stored = self.store.stored_hash(cmd.game, cmd.power or "")
+        if not stored:
+            return
+        self.budget -= 1
+        self.prepared.verify(password, stored)
+        if self.prepared.verified[(password, stored)]:
+            self.signed_on = True
+            game = self.store.game_by_name(cmd.game)
+            if game is not None and game.position and cmd.power != GM:
+                self.acting = (game, cmd.power or "")
 
 
-def prepare_mail(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+def prepare_mail(session: Any, mail: IncomingMail, read: ReadMail) -> Prepared:
     """The slow work one mail's handling will ask for, done ahead in a read-only session.
 
     scrypt: the first SIGNON of each power (the only check ``Caller.check`` may make for it),
-    the new passwords of CREATE, JOIN, SET PASSWORD and of a REPLACE's confirmation, within
+    the new passwords of the commands that give one and of a REPLACE's confirmation, within
     the mail's budget. Orders: each set of order lines a verified signon will store, at the
     points the handlers store it (a command that reads the orders, the next sign-on, the end
     of the mail). What differs at handling time is simply done then.
     """
     prepared = Prepared()
-    store = Store(session)
     if mail.loop_reason or mail.oversized or not mail.from_addr:
         return prepared
-    lines, _ = read_lines(mail.lines, settings.max_command_lines)
-    parsed = parse_mail(lines)
     budget = HASHES_PER_REQUEST
-    answer = confirm.find_answer_in(mail)
-    if answer is not None and answer.password:
-        prepared.hash(answer.password)
+    if read.answer is not None and read.answer.password:
+        prepared.hash(read.answer.password)
         budget -= 1
-    checked: set[tuple[str, str]] = set()
-    acting: tuple[Any, str] | None = None  # the verified signon's game and power
-    kept: list[str] = []  # its lines stored so far (a mail's lines are ONE set)
-    pending: list[str] = []
-    reads = READS_PER_MAIL
-    signed_on = False
-
-    def flush() -> None:
-        nonlocal pending
-        if acting is not None and pending:
-            kept.extend(pending)
-            usecases.prepare_orders(prepared, acting[0], acting[1], kept)
-        pending = []
-
-    for item in parsed.items:
+    ahead = _Preparation(Store(session), prepared, budget)
+    for item in read.parsed.items:
         if isinstance(item, OrderLine):
-            pending.append(item.text)
-            continue
-        if not isinstance(item, Command):
-            continue
-        binding = BINDINGS.get(item.verb)
-        if binding is not None and binding.reads_orders and reads > 0:
-            reads -= 1
-            flush()
-            if item.verb is Verb.CLEAR:
-                kept = []
-            elif item.verb is Verb.FOR and acting is not None and item.power:
-                usecases.prepare_orders(prepared, acting[0], item.power, list(item.body))
-        if item.verb in (Verb.SIGNON, Verb.CREATE, Verb.BECOME):
-            flush()
-            acting, kept = None, []
-        if is_placeholder(item.password) or is_placeholder(item.value):
-            continue  # a held mail's password: the confirmation carries what it needs
-        if item.verb is Verb.SIGNON and item.game and budget > 0:
-            key = (item.game.lower(), item.power or "")
-            if key in checked:
-                continue
-            checked.add(key)
-            stored = store.stored_hash(item.game, item.power or "")
-            if not stored:
-                continue
-            budget -= 1
-            prepared.verify(item.password or "", stored)
-            if prepared.verified[(item.password or "", stored)]:
-                signed_on = True
-                game = store.game_by_name(item.game)
-                if game is not None and game.position and item.power != GM:
-                    acting = (game, item.power or "")
-        elif item.verb in (Verb.CREATE, Verb.JOIN) and item.password and budget > 0:
-            budget -= 1
-            prepared.hash(item.password)
-        elif item.verb is Verb.SET_PASSWORD and item.value and signed_on and budget > 0:
-            budget -= 1
-            prepared.hash(item.value)
-    flush()
+            ahead.pending.append(item.text)
+        elif isinstance(item, Command):
+            ahead.command(item)
+    ahead.flush()
     return prepared
 
 
@@ -159,52 +154,34 @@ def reply_language_of(session: Any, mail: IncomingMail) -> str:
     return reply_text.check_lang(lang)
 
 
-PASSWORD_VERBS = frozenset({Verb.SIGNON, Verb.JOIN, Verb.CREATE, Verb.SET_PASSWORD})
-
-
-def secrets_of(parsed: ParsedMail) -> set[str]:
-    """Every password the mail carries (sign-ons, joins, new passwords, the rest of a line
-    with too many words), so that the stored raw mail can be masked once handled."""
-    found: set[str] = set()
-    for item in parsed.items:
-        if isinstance(item, Command) and item.verb in PASSWORD_VERBS:
-            found.update(v for v in (item.password, item.value if item.verb is
-                                     Verb.SET_PASSWORD else None) if v)
-        elif isinstance(item, Malformed | NotUnderstood):
-            verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
-            if verb in KEPT_WORDS:
-                found.update(item.text.split()[KEPT_WORDS[verb]:])
-    return found
-
-
-def mail_secrets(mail: IncomingMail, settings: Settings) -> set[str]:
-    """The passwords ``run`` will find in ``mail`` (to mask its stored raw copy)."""
-    lines, _ = read_lines(mail.lines, settings.max_command_lines)
-    found = secrets_of(parse_mail(lines))
-    answer = confirm.find_answer_in(mail)
-    if answer is not None and answer.password:
-        found.add(answer.password)
-    return found
+def refused_line(s: MailSession, item: Malformed) -> None:
+    """Answer a command line the parser could not read."""
+    s.begin(item)
+    if item.problem is Problem.UNCLOSED_BLOCK:
+        s.say(CommandRefusal.UNCLOSED_BLOCK)
+        return
+    detail = item.detail
+    if spec(item.verb).secret is not None and item.problem is Problem.TOO_MANY_ARGUMENTS:
+        detail = MASKED  # the extra word may be the rest of a password
+    s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=detail,
+          keyword=_keyword(item.verb, s.lang))
 
 
 def run(ctx: MailContext) -> None:
-    lines, unread = read_lines(ctx.mail.lines, ctx.settings.max_command_lines)
-    parsed = parse_mail(lines)
-    ctx.secrets.update(secrets_of(parsed))
-    answer = confirm.find_answer(ctx)
-    if answer is not None and answer.password:
-        ctx.secrets.add(answer.password)
-    s = MailSession(ctx, parsed)
+    read = ctx.commands()
+    parsed, unread = read.parsed, read.unread
+    ctx.secrets.update(read.secrets)
+    s = MailSession(ctx)
     # a held mail handled again: what it carried of its passwords, the locks lifted for it
     s.caller.unlocked |= confirm.restore(ctx, s.caller.prepared)
     if guard.answer(s) or guard.hold_unconfirmed(s) or guard.hold_locked(s):
-        s.finish()
+        finish(s)
         return
     if press.relay_anonymous(s):
-        s.finish()
+        finish(s)
         return
     if order_commands.refuse_cc(s):
-        s.finish()
+        finish(s)
         return
     chatter: ReplyEntry | None = None  # the answer to the lines of chat just above
     # a player who pressed "reply" on a press mail is told how press is answered (issue 28)
@@ -229,32 +206,17 @@ def run(ctx: MailContext) -> None:
                 s.say(Done.PRESS_REPLY_HINT, **press.reply_hint(s, answered))
                 answered = None  # once a mail
         elif isinstance(item, Malformed):
-            s.begin(item)
-            if item.problem is Problem.UNCLOSED_BLOCK:
-                s.say(CommandRefusal.UNCLOSED_BLOCK)
-            else:
-                detail = item.detail
-                if item.verb in PASSWORD_VERBS and item.problem is Problem.TOO_MANY_ARGUMENTS:
-                    detail = MASKED  # the extra word may be the rest of a password
-                s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=detail,
-                      keyword=_keyword(item.verb, s.lang))
+            refused_line(s, item)
         else:
             _command(s, item)
     if unread:
-        s.close_actor()
+        close_actor(s)
         s.begin(None)
         s.say(CommandRefusal.LINES_NOT_READ, cap=ctx.settings.max_command_lines, count=unread)
-    s.finish()
+    finish(s)
     if s.lang_game is not None:
         # a solo game is processed as soon as its player's orders are in (issue 14)
         computer.advance(s.session, s.lang_game, s.now, s.settings)
-
-
-# the player commands a player who has just JOINed may send in the same mail: his name for
-# the archive. (LIST, SUMMARY, HELP and OBSERVE need no sign-on; his password and address
-# are the ones the JOIN line and its confirmation just gave; orders, press, WAIT and LATE
-# need the power the start assigns.)
-JOINER_VERBS = frozenset({Verb.SET_NAME})
 
 
 def _keyword(verb: Verb, lang: str) -> str:
@@ -270,30 +232,32 @@ def _order_line(s: MailSession, item: OrderLine) -> None:
 
 
 def _command(s: MailSession, cmd: Command) -> None:
-    declared, binding = spec(cmd.verb), BINDINGS[cmd.verb]
-    if binding.reads_orders:
+    """Run one command line: what its declaration says comes first (the orders above it
+    stored, the sign-on before it settled, who may send it), then its handler."""
+    declared, handler = spec(cmd.verb), BINDINGS[cmd.verb]
+    if declared.reads_orders:
         # the orders given above this line in the mail go in first, a bounded number of times
         if s.reads_left <= 0:
             s.begin(cmd)
             s.say(CommandRefusal.TOO_MANY, what="reads")
             return
         s.reads_left -= 1
-        order_commands.flush_orders(s)
-    if cmd.verb in (Verb.SIGNON, Verb.CREATE):
+        flush_orders(s)
+    if declared.signon is SignOn.OPENS:
         # what the previous signon did is settled before this line starts a new part
-        s.close_actor()
-    elif cmd.verb is Verb.BECOME:
+        close_actor(s)
+    elif declared.signon is SignOn.SWITCHES:
         # copies owed so far go now: a player's copy must hold only its own power's part
-        s.settle()
+        settle(s)
     entry = s.begin(cmd)
     role = declared.role
     entry.gm_only = role is Role.GM
     if role is not Role.ANYONE and s.auth_failed:
         s.say(CommandRefusal.SKIPPED_AFTER_BAD_SIGNON)
         return
-    if cmd.verb is Verb.OPTION and s.creating is not None and (
+    if declared.after_create and s.creating is not None and (
             s.actor is None or s.actor.game is s.creating):
-        binding.handler(s, cmd)
+        handler(s, cmd)
         return
     if role is Role.GM and (s.actor is None or not s.actor.gm):
         s.say(CommandRefusal.NOT_GM if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
@@ -302,17 +266,17 @@ def _command(s: MailSession, cmd: Command) -> None:
         # the verb alone: a GM command's arguments may be an address or a password
         gamelog.event(s.actor.game, "GM command", verb=cmd.verb.name)
     if role is Role.PLAYER and declared.gm_may and s.actor is not None and s.actor.gm:
-        binding.handler(s, cmd)
+        handler(s, cmd)
         return
     if role is Role.PLAYER and s.actor is None and s.joined is not None:
         # a player who joined in this mail: what concerns him alone applies; the rest waits
         # for the start (he has no power yet), and he is told that rather than "sign on"
-        if cmd.verb in JOINER_VERBS:
-            binding.handler(s, cmd)
+        if declared.joiner_may:
+            handler(s, cmd)
         else:
             s.say(CommandRefusal.JOINED_NOT_STARTED, game=s.joined.name)
         return
     if role is Role.PLAYER and (s.actor is None or s.actor.seat is None):
         s.say(CommandRefusal.NOT_A_PLAYER if s.actor is not None else CommandRefusal.NOT_SIGNED_ON)
         return
-    binding.handler(s, cmd)
+    handler(s, cmd)

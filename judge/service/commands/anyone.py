@@ -13,6 +13,7 @@ from judge.service import computer, games, usecases
 from judge.service.answers import CommandRefusal, Done
 from judge.service.commands.registry import handles
 from judge.service.commands.session import Actor, MailSession
+from judge.service.commands.signon_parts import close_actor, sign_on
 from judge.storage import recordrepo
 from judge.storage.models import Game
 
@@ -196,7 +197,7 @@ def create_command(s: MailSession, cmd: Command) -> None:
     except usecases.Denied as denied:
         s.refused(denied)
         return
-    s.close_actor()
+    close_actor(s)
     s.creating = game
     s.actor = Actor(game=game, seat=None, gm=True, first_entry=len(s.entries) - 1)
     s.touch(game)
@@ -220,7 +221,7 @@ def join_command(s: MailSession, cmd: Command) -> None:
 
 @handles(Verb.SIGNON)
 def signon_command(s: MailSession, cmd: Command) -> None:
-    s.close_actor()
+    close_actor(s)
     try:
         signed = usecases.sign_on(s.session, s.caller, cmd.game or "", cmd.power or "",
                                   cmd.password or "")
@@ -235,7 +236,7 @@ def signon_command(s: MailSession, cmd: Command) -> None:
     record = signed.address_of_record
     if record and record.lower() != s.account.address.lower():
         actor.copy_to.add(record)
-    s.sign_on(actor)
+    sign_on(s, actor)
     if signed.seat is None:
         s.say(Done.SIGNED_ON_GM, game=game.name)
     else:

@@ -18,25 +18,13 @@ from datetime import datetime
 from typing import Any
 
 from judge.parsing.command_table import SPECS
-from judge.parsing.commands import (
-    Command,
-    Malformed,
-    NotUnderstood,
-    Problem,
-    Role,
-    Verb,
-    lexicon,
-    parse_mail,
-)
+from judge.parsing.commands import Command, Malformed, NotUnderstood, Role, Verb, lexicon
 from judge.service import computer
 from judge.service.answers import CommandRefusal
-from judge.service.commands import (
-    PASSWORD_VERBS,
-    _command,
-    _keyword,
-    read_lines,
-)
-from judge.service.commands.session import MASKED, Actor, MailSession, ReplyEntry, echo_of
+from judge.service.commands import _command, refused_line
+from judge.service.commands.session import Actor, MailSession, ReplyEntry
+from judge.service.commands.signon_parts import close_actor, sign_on
+from judge.service.mail_commands import echo_of, read_lines, read_mail
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage.models import Account, Game, Seat
@@ -72,12 +60,13 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
     account = session.get(Account, account_id) if account_id is not None else None
     if account is None:
         raise LookupError("the token's account is gone")
-    kept, unread = read_lines(lines, settings.max_command_lines)
-    parsed = parse_mail(kept)
+    kept, _ = read_lines(lines, settings.max_command_lines)
+    read = read_mail(lines, settings.max_command_lines)
+    parsed, unread = read.parsed, read.unread
     ctx = MailContext(mail=IncomingMail(from_addr=account.address, lines=tuple(kept)),
-                      settings=settings, now=now, session=session)
-    s = MailSession(ctx, parsed)
-    s.sign_on(Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
+                      settings=settings, now=now, session=session, read=read)
+    s = MailSession(ctx)
+    sign_on(s, Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
     allowed = GM_VERBS if seat is None else SEAT_VERBS
     chatter: ReplyEntry | None = None  # as by mail: a paragraph of chat answered once
     for item in parsed.items:
@@ -88,15 +77,7 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
         if isinstance(item, Command) and item.verb in allowed:
             _command(s, item)
         elif isinstance(item, Malformed):
-            s.begin(item)
-            if item.problem is Problem.UNCLOSED_BLOCK:
-                s.say(CommandRefusal.UNCLOSED_BLOCK)
-            else:
-                detail = item.detail
-                if item.verb in PASSWORD_VERBS and item.problem is Problem.TOO_MANY_ARGUMENTS:
-                    detail = MASKED
-                s.say(CommandRefusal.MALFORMED, problem=item.problem.value, detail=detail,
-                      keyword=_keyword(item.verb, s.lang))
+            refused_line(s, item)
         elif isinstance(item, NotUnderstood):
             entry = s.begin(item)
             suggestion = lexicon().keyword(item.suggestion, s.lang) if item.suggestion else None
@@ -109,7 +90,7 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
     if unread:
         s.begin(None)
         s.say(CommandRefusal.LINES_NOT_READ, cap=settings.max_command_lines, count=unread)
-    s.close_actor()
+    close_actor(s)
     s.flush_joined()
     if s.lang_game is not None:
         computer.advance(s.session, s.lang_game, s.now, s.settings)

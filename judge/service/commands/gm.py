@@ -265,7 +265,7 @@ def resume_command(s: MailSession, cmd: Command) -> None:
     _tell_all(s, game, Done.RESUMED, game=game.name, deadline=when)
 
 
-@handles(Verb.PROCESS, reads_orders=True)
+@handles(Verb.PROCESS)
 def process_command(s: MailSession, cmd: Command) -> None:
     try:
         report = usecases.process_phase(s.session, _game(s), cmd.value or "", s.now, s.settings,
@@ -279,7 +279,7 @@ def process_command(s: MailSession, cmd: Command) -> None:
                    for m in report.missing])
 
 
-@handles(Verb.PREVIEW, reads_orders=True)
+@handles(Verb.PREVIEW)
 def preview_command(s: MailSession, cmd: Command) -> None:
     game = _game(s)
     if game.status != "active":

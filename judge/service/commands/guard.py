@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 
+from judge.parsing.command_table import spec
 from judge.parsing.commands import GM, Verb
 from judge.service import confirm, games, lockout, rawmask
 from judge.service.answers import CommandRefusal, Done
@@ -25,10 +26,6 @@ from judge.storage.models import Confirmation, Game
 
 log = logging.getLogger(__name__)
 
-# commands that add the SENDER's address to a game: held until that address is confirmed
-ADDS_SENDER = frozenset({Verb.JOIN, Verb.CREATE, Verb.OBSERVE})
-
-
 def sender_confirmed(s: MailSession) -> bool:
     return s.account.confirmed_at is not None
 
@@ -38,7 +35,8 @@ def hold_unconfirmed(s: MailSession) -> bool:
     dropped because no confirmation may be sent)."""
     if sender_confirmed(s):
         return False
-    if not any(cmd.verb in ADDS_SENDER for cmd in s.parsed.commands()):
+    # a command that adds the SENDER's address to a game waits until that address answers
+    if not any(spec(cmd.verb).adds_sender for cmd in s.parsed.commands()):
         return False
     address = s.account.address
     why = s.requests.refusal(address)

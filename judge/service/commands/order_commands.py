@@ -206,7 +206,7 @@ def warn_unordered_units(s: MailSession) -> None:
               second=seat.status == "onp1")
 
 
-@handles(Verb.CLEAR, reads_orders=True)
+@handles(Verb.CLEAR)
 def clear_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
     s.pending_orders = []  # flushed already: CLEAR reads_orders
@@ -221,7 +221,7 @@ def clear_command(s: MailSession, cmd: Command) -> None:
     s.say(Done.CLEARED, phase=game.phase)
 
 
-@handles(Verb.STATUS, reads_orders=True)
+@handles(Verb.STATUS)
 def status_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None
     game, seat = s.actor.game, s.actor.seat
@@ -252,7 +252,7 @@ def status_command(s: MailSession, cmd: Command) -> None:
           deadline=games.local_time(game, game.deadline) if game.deadline else None)
 
 
-@handles(Verb.FOR, reads_orders=True)  # the reply echoes the orders written above the block first
+@handles(Verb.FOR)  # the reply echoes the orders written above the block first
 def for_command(s: MailSession, cmd: Command) -> None:
     assert s.actor is not None and s.actor.seat is not None and cmd.power
     game, seat = s.actor.game, s.actor.seat

@@ -12,16 +12,16 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from judge.parsing.commands import Command, Malformed, OrderLine, ParsedMail, Verb
-from judge.service import confirm, deadlines
+from judge.parsing.commands import Command, Malformed, OrderLine, ParsedMail
+from judge.service import confirm
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import Caller, Denied, Prepared
 from judge.service.commands import reply_text
+from judge.service.mail_commands import echo_of
 from judge.service.store import Store
 from judge.service.uow import ANONYMOUS, SIGNED, UNREAD, MailContext
 from judge.storage.models import Account, Game, Seat
 
-MASKED = "****"
 # between the parts of a joined mail (press blocks to one reader)
 JOIN_LINE = "\n" + "-" * 40 + "\n\n"
 # commands that re-read the order set (STATUS, PREVIEW, CLEAR, PROCESS) answered per mail:
@@ -74,9 +74,12 @@ class Actor:
 
 
 class MailSession:
-    def __init__(self, ctx: MailContext, parsed: ParsedMail) -> None:
+    """What the command run of one mail adds to its ``MailContext``: who acts, what is said
+    back, what is owed to others. Sign-ons begin and end in ``signon_parts``."""
+
+    def __init__(self, ctx: MailContext) -> None:
         self.ctx = ctx
-        self.parsed = parsed
+        self.parsed: ParsedMail = ctx.commands().parsed
         self.session = ctx.session
         self.now = ctx.now
         self.settings = ctx.settings
@@ -157,58 +160,6 @@ class MailSession:
         subject = reply_text.message(lang, "subject_notice", game=about.name if about else "")
         self.ctx.send(to, subject, body, game=about)
 
-    # ------------------------------------------------------------ signing on
-
-    def sign_on(self, actor: Actor) -> None:
-        self.close_actor()
-        self.actor = actor
-        self.auth_failed = False
-        self.signed = True
-        self.touch(actor.game)
-
-    def settle(self) -> None:
-        """Store the orders collected so far and send the copies owed up to here."""
-        # orders.py imports this module: import it late to break the cycle
-        from judge.service.commands.order_commands import flush_orders
-
-        flush_orders(self)
-        actor = self.actor
-        if actor is None:
-            return
-        part = [e for e in self.entries[actor.first_entry:] if not e.gm_only]
-        for address in sorted(actor.copy_to):
-            lang = reply_text.check_lang(actor.game.language)
-            body = reply_text.page(lang, "copy", game=actor.game.name,
-                               power=actor.power or "GM", gm=actor.gm,
-                               entries=self.render_entries(part, lang))
-            subject = reply_text.message(lang, "subject_copy", game=actor.game.name)
-            self.ctx.send(address, subject, body, game=actor.game)
-        actor.first_entry = len(self.entries)
-        actor.copy_to = set()
-
-    def close_actor(self) -> None:
-        """The signon ends: settle it and forget who was acting."""
-        from judge.service.commands.order_commands import warn_unordered_units
-
-        self.settle()
-        warn_unordered_units(self)
-        if self.actor is not None:
-            # whatever the signed-on player or GM did (orders, NOWAIT, a vote, a resignation)
-            # may have made the game ready: the scheduler looks at it once this commits
-            deadlines.look_now(self.session, self.actor.game, self.now)
-        self.actor = None
-
-    def finish(self) -> None:
-        if self.finished:
-            return
-        self.close_actor()
-        if not any(e.messages for e in self.entries):
-            self.say(Done.NOTHING)
-        self.flush_joined()
-        lang = self.lang
-        body = reply_text.page(lang, "reply", entries=self.render_entries(self.entries, lang))
-        self.ctx.reply(body, subject=self.reply_subject, lang=lang, kind=self.reply_kind())
-
     def reply_kind(self) -> str:
         """Which daily budget the answer counts in (``judge.service.uow``)."""
         if self.signed or self.creating is not None:
@@ -278,33 +229,3 @@ class MailSession:
         except Denied as denied:
             self.say(denied.reason, **denied.params)
             return None
-
-
-# words kept before the masking of a line the parser refused that names a password verb:
-# SIGNON power game ****, JOIN game ****, SET PASSWORD ****
-KEPT_WORDS = {Verb.SIGNON: 3, Verb.JOIN: 2, Verb.CREATE: 2, Verb.SET_PASSWORD: 2}
-
-
-def echo_of(item: Any) -> str | None:
-    """The line as it is repeated in the reply, with any password masked."""
-    if isinstance(item, OrderLine):
-        return item.text
-    if not isinstance(item, Command):
-        text = getattr(item, "text", None)
-        verb = getattr(item, "verb", None) or getattr(item, "suggestion", None)
-        if text is not None and verb in KEPT_WORDS:
-            keep = KEPT_WORDS[verb]
-            words = text.split()
-            return " ".join(w if i < keep else MASKED for i, w in enumerate(words))
-        return text
-    words = item.text.split()
-    if item.verb in (Verb.CREATE, Verb.JOIN, Verb.SIGNON) and item.password:
-        # the password is the word after the game (or after the njudge "Pgame" word)
-        for i in range(len(words) - 1, -1, -1):
-            if words[i] == item.password:
-                words[i] = MASKED
-                break
-    if item.verb is Verb.SET_PASSWORD and item.value:
-        words = [MASKED if w == item.value else w for w in words]
-    return " ".join(words)
-

@@ -17,7 +17,7 @@ from judge.parsing.commands import (
     parse_mail,
 )
 from judge.rules.option_registry import OPTIONS
-from judge.service.commands.session import echo_of
+from judge.service.mail_commands import echo_of
 
 
 def only(lines: list[str]) -> Command:

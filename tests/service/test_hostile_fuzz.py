@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from judge.mail.decoding import sender_of
 from judge.parsing.commands import Command, parse_mail
 from judge.service import header_safety
-from judge.service.commands import read_lines, secrets_of
-from judge.service.commands.session import MASKED, echo_of
+from judge.service.mail_commands import MASKED, echo_of, read_lines, secrets_of
 from judge.service.rawmask import mask_raw
 
 KEYWORDS = st.sampled_from([

@@ -1,17 +1,23 @@
 """Every mail command declared once: who may use it, what its arguments are, how they are read.
 
 A command is one ``CommandSpec`` row of ``COMMANDS`` (after Mailman 3's ``eml_*`` commands, each
-of which carries its own name, arguments and description). Its words in the three languages, the
-argument syntax shown to players are translation data in ``command_words.json`` under the same
-verb; its HELP line is prose, an English msgid in its row here translated by the gettext catalogs
-(``judge.i18n``). Nothing else about a command is written anywhere else. From this table come:
+of which carries its own name, arguments and description), keyed by its ``Verb``. Its words in
+the three languages and the argument syntax shown to players are translation data in
+``command_words.json`` under the same verb (``CommandSpec.words``); its HELP line is prose, an
+English msgid in its row here translated by the gettext catalogs (``judge.i18n``). Nothing
+else about a command is written anywhere else. From this table come:
 
 * parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``;
 * HELP and the command reference pages, docs/commands*.md (``command_rows``, ``reference_page``;
   ``scripts/command_table.py`` rewrites the pages and a test checks they are current);
-* authorisation: ``role`` and ``gm_may`` (the service refuses a command before its handler runs);
+* authorisation: ``role``, ``gm_may``, ``joiner_may``, ``after_create`` (the service refuses a
+  command before its handler runs);
+* the mail pipeline: ``secret`` (the password a command carries: checked or hashed before the
+  write lock, masked in replies and in the stored raw mail), ``orders`` (it reads the stored
+  orders), ``signon`` (it opens or switches a sign-on), ``adds_sender`` (the mail waits for the
+  sender's address to be confirmed);
 * handlers: the service binds one to each verb (``judge.service.commands.registry``), and a test
-  checks every verb that reaches the service has one.
+  checks every verb that reaches the service has exactly one.
 
 Pure: no I/O.
 """

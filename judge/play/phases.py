@@ -43,7 +43,7 @@ def phase_view(turn: Mapping[str, Any], name: str, lang: str, variant: str) -> d
         for r, fate in zip(results, fates, strict=True):
             order = str(r.get("order", ""))
             rows.append({
-                "power": power, "order": order,
+                "power": power, "order": order, "colour": power_colour(variant, power, "#000"),
                 "words": order_in_words(order, lang, variant=variant,
                                         adjustment=phase.is_adjustment),
                 "result": str(r.get("result", "")),

@@ -51,6 +51,7 @@ from judge.play import phases
 from judge.service import games, websolo
 from judge.settings import Settings
 from judge.storage import Database
+from judge.storage.archive_queries import game_ended
 from judge.storage.gamerepo import current_orders
 from judge.storage.gamerepo import turns as game_turns
 from judge.storage.models import Turn
@@ -158,6 +159,7 @@ def _templates(lang: str) -> Environment:
     env.globals["problem_words"] = lambda code: tr(lang, PROBLEM_WORDS.get(
         code, N_("The proposal could not be read.")))
     env.globals["words"] = {k: tr(lang, v) for k, v in SCRIPT_WORDS.items()}
+    env.globals["end_words"] = lambda ended: pages.end_words(ended, lang)
     return env
 
 
@@ -324,6 +326,7 @@ class PlayApp:
                 "dislodged": [str(d.unit) for d in position.dislodged.values()
                               if d.unit.power == power],
                 "recent": recent, "shown": shown, "played": codes,
+                "ended": _with_variant(game_ended(session, game), position.variant),
                 "previous": codes[i - 1] if i > 0 else None,
                 "following": codes[i + 1] if shown and i + 1 < len(codes) else None,
                 "inbox": inbox, "ledger": websolo.ledger(session, game, power),
@@ -469,6 +472,11 @@ class PlayApp:
         html = _templates(lang).get_template(f"play/{template}").render(
             **data, lang=lang, languages=switch)
         return Reply(status, html.encode(), "text/html; charset=utf-8")
+
+
+def _with_variant(ended: dict[str, Any] | None, variant: str) -> dict[str, Any] | None:
+    # the winners named as the game's map names them
+    return {**ended, "variant": variant} if ended else None
 
 
 def _turn_json(turn: Turn) -> dict[str, Any]:

@@ -141,12 +141,15 @@ def test_a_solo_game_played_to_its_end(served: tuple[str, Database], browser: An
                 page.wait_for_selector(f'#draft li[data-order="{held}"]')
         elif phase.endswith("R"):
             empty = True  # nothing sent: the page must say the dislodged units disband
-        elif page.locator("#options button, #order-panel > button").count():
-            # a build in a free home centre when there is one, else the build waived
-            waive = page.locator("#order-panel > button")
-            if waive.count():
-                waive.first.click()
-                page.wait_for_selector('#draft li[data-order="WAIVE"]')
+        elif page.locator("#order-panel > button").count():
+            # a build owed and no unit to spare for it: the build waived
+            page.locator("#order-panel > button").first.click()
+            page.wait_for_selector('#draft li[data-order="WAIVE"]')
+        elif page.locator("#board g.unit.mine").count():
+            # a removal owed: the unit clicked, then its removal among the options
+            page.locator("#board g.unit.mine").first.click()
+            page.locator("#options button").first.click()
+            page.wait_for_selector('#draft li[data-order$=" D"]')
         page.locator("#submit").click()
         page.wait_for_url(re.compile(r"[?&]sent=" + phase + r"\b.*#results$"))
         answer = page.locator("#answer").inner_text()

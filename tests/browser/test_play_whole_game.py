@@ -6,6 +6,8 @@ the computer powers' proposals; after each submit the page must show every phase
 in order (a movement phase and the winter played at once with it included), with its map and
 every power's results as the database holds them, the dislodged and destroyed units said so.
 At the end: the game over, the phase history stepped back and forth, the colour legend.
+The computer powers' seed is fixed; should their play change so that a game has no winter
+played at once, games on the next seeds of ``SEEDS`` are played until one has.
 
 Screenshots at desktop (1280 wide) and phone (390 wide) width are review artefacts, never
 compared: they are written under ``$JUDGE_ARTIFACTS/play/`` when ``JUDGE_ARTIFACTS`` is set,
@@ -33,7 +35,7 @@ from tests.browser.webserver import serving
 
 pytestmark = pytest.mark.services
 
-SEED = 29
+SEEDS = (29, 7, 1901, 30, 31)
 MAX_STEPS = 90  # submits: the Pure map's games end within a few game years
 
 
@@ -50,10 +52,11 @@ def shot(page: Any, where: Path, name: str) -> None:
 
 
 @pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[str, Database]]:
+def served(tmp_path: Path) -> Iterator[tuple[str, Database, PlayApp]]:
     db = fresh_db(str(tmp_path / "whole.db"))
-    with serving(PlayApp(db, Settings(), ArchiveApp(db), seed=SEED)) as url:
-        yield url, db
+    app = PlayApp(db, Settings(), ArchiveApp(db), seed=SEEDS[0])
+    with serving(app) as url:
+        yield url, db, app
     db.dispose()
 
 
@@ -104,12 +107,12 @@ def check_phase_shown(page: Any, article: Any, turn: dict[str, Any]) -> None:
             assert re.search(r"\b(Army|Fleet) [A-Z][a-z]", text), text
 
 
-def test_a_solo_game_played_to_its_end(served: tuple[str, Database], browser: Any,  # noqa: F811
-                                       tmp_path: Path) -> None:
-    url, db = served
-    where = artefacts(tmp_path)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
+def play_to_the_end(chromium: Any, url: str, db: Database, where: Path,
+                    errors: list[str]) -> tuple[Any, str, str, int]:
+    """One Pure game from the start page to its end by clicks, every submit's page checked
+    against the database; returns the page, the game's URL and name, and how many movement
+    phases had their winter played at once."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "/play?lang=en")
     page.select_option("#variant", "pure")
@@ -166,10 +169,10 @@ def test_a_solo_game_played_to_its_end(served: tuple[str, Database], browser: An
             check_phase_shown(page, articles.nth(i), turn)
         if phase.endswith("M") and any(t["phase"].endswith("A") for t in new[1:]):
             winter_at_once += 1
-            if winter_at_once == 1:
+            if winter_at_once == 1 and not (where / "winter-at-once-desktop.png").exists():
                 assert f"{len(new)} phases were played" in answer, answer
                 shot(page, where, "winter-at-once-desktop.png")
-                phone = browser.new_page(viewport={"width": 390, "height": 844},
+                phone = chromium.new_page(viewport={"width": 390, "height": 844},
                                          is_mobile=True, has_touch=True)
                 phone.goto(page.url)
                 assert phone.evaluate("document.documentElement.scrollWidth") <= 400
@@ -190,13 +193,30 @@ def test_a_solo_game_played_to_its_end(served: tuple[str, Database], browser: An
                 break
     else:
         pytest.fail(f"the game did not end within {MAX_STEPS} submits")
+    return page, game_url, name, winter_at_once
+
+
+def test_a_solo_game_played_to_its_end(served: tuple[str, Database, PlayApp],
+                                       browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    url, db, app = served
+    where = artefacts(tmp_path)
+    errors: list[str] = []
+    # the computer powers' play decides whether a Fall is followed by a winter played at once
+    # (someone gains or loses a centre while the player, holding, has nothing to adjust):
+    # games on further seeds are played until one had it (the first one does, today)
+    at_once = 0
+    for seed in SEEDS:
+        app.seed = seed
+        page, game_url, name, at_once = play_to_the_end(browser, url, db, where, errors)
+        if at_once:
+            break
+    assert at_once >= 1, "no movement phase was followed by a winter played at once"
 
     assert game_status(db, name) != "active"
     over = page.locator("#over").inner_text()
     # how it ended, as the archive says it (a solo, or a draw the powers voted)
     assert "This game is over." in over and re.search(r"The game ended .+: .+\.", over), over
     assert page.locator("#orders-form").count() == 0
-    assert winter_at_once >= 1, "no movement phase was followed by a winter played at once"
     shot(page, where, "game-over-desktop.png")
 
     # the history: step back through the phases played, with the map, and forth again
@@ -238,8 +258,9 @@ def test_a_solo_game_played_to_its_end(served: tuple[str, Database], browser: An
 
 
 def test_youngstown_opens_on_the_players_home_at_phone_width(
-        served: tuple[str, Database], browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    url, _db = served
+        served: tuple[str, Database, PlayApp], browser: Any,  # noqa: F811
+        tmp_path: Path) -> None:
+    url, _db, _app = served
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
                              has_touch=True)
     phone.goto(url + "/play?lang=it")

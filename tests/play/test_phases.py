@@ -9,6 +9,7 @@ import re
 import pytest
 
 from judge.archive.chart import centre_chart
+from judge.archive.pages import end_words
 from judge.play.phases import legend, phase_view
 
 # Fall 1901: France takes Burgundy from Germany's army (destroyed: the position after the
@@ -85,3 +86,15 @@ def test_the_centre_charts_legend_stays_inside_the_chart() -> None:
     assert len(labels) == 2
     for x, text in labels:
         assert float(x) + 6.6 * len(text) <= width, (text, x, width)
+
+
+@pytest.mark.parametrize(("reason", "lang", "said"), [
+    ("player_out", "en", "the player had no unit and no centre left; France led"),
+    ("player_out", "it", "il giocatore non aveva più né unità né centri; in testa: Francia"),
+    ("no_enemy_centre", "fr", "Angleterre a pris tous les centres"),
+])
+def test_a_solo_games_own_ends_are_said(reason: str, lang: str, said: str) -> None:
+    winners = ["FRANCE"] if reason == "player_out" else ["ENGLAND"]
+    text = end_words({"reason": reason, "winners": winners, "phase": "F1905M",
+                      "variant": "standard"}, lang)
+    assert said in text, text

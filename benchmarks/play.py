@@ -1,6 +1,8 @@
 """The play page's costs over ASGI in-process (SQLite in a temp dir): start a game, show its
-page, check a draft, submit a Spring (the phase played with six computer powers), against the
-archive's page of the same game as the peer. Prints milliseconds and ratios, asserts nothing.
+page, check a draft, submit a Spring (the phase played with six computer powers), the page
+after a Spring and after a Fall whose winter was played at once (issue 29: each phase played
+since the player's orders drawn with its map and every power's results), against the archive's
+page of the same game as the peer. Prints milliseconds and ratios, asserts nothing.
 
     python benchmarks/play.py [--games N]
 """
@@ -59,7 +61,8 @@ def main() -> None:
         app = PlayApp(db, Settings(web_games_per_client_per_hour=10_000,
                                    web_games_per_hour=10_000), ArchiveApp(db))
         times: dict[str, list[float]] = {k: [] for k in
-                                         ("start", "page", "archive", "check", "submit")}
+                                         ("start", "page", "archive", "check", "submit",
+                                          "page 1", "page 2")}
         for _ in range(args.games):
             _, _, page = call(app, "/play")
             token = re.search(rb'name="token" value="([^"]+)"', page).group(1).decode()  # type: ignore[union-attr]
@@ -75,6 +78,10 @@ def main() -> None:
                 app, b + "/check", "POST", o))[0])
             times["submit"].append(timed(lambda b=base, o=orders: call(
                 app, b + "/orders", "POST", o))[0])
+            times["page 1"].append(timed(lambda b=base: call(app, b))[0])
+            # the Fall: the page then shows the Fall and the winter played with it
+            call(app, base + "/orders", "POST", {"orders": "", "token": game_token(key)})
+            times["page 2"].append(timed(lambda b=base: call(app, b))[0])
         peer = statistics.median(times["archive"])
         print(f"{args.games} games; milliseconds (median, max) and the median's ratio to the "
               "archive's game page")

@@ -10,6 +10,7 @@ from judge.maps.style import power_colour
 
 WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 14, 30
+CHAR_WIDTH = 6.6  # a character of the 11-pixel sans-serif legend, wide letters included
 
 
 def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
@@ -25,6 +26,11 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         return names.get(power) or power_name(variant, power)
 
     top = max([18, *(max(v) for v in counts.values() if v)])
+    # the legend at the line ends gets the room its longest label needs ("Austria-Hungary
+    # 12", "Autriche-Hongrie 12"): a fixed margin cut the long names off (issue 29)
+    longest = max([0, *(len(f"{name(p)} {v[-1] if v else 0}") for p, v in counts.items())])
+    right = max(RIGHT, 12 + int(longest * CHAR_WIDTH))
+    width = WIDTH - RIGHT + right
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(1, len(years) - 1)
 
@@ -35,7 +41,7 @@ def centre_chart(years: Sequence[str], counts: Mapping[str, Sequence[int]],
         return TOP + plot_h - v / top * plot_h
 
     out = [
-        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {HEIGHT}" '
         f'role="img" aria-label={quoteattr(label)} font-family="sans-serif" font-size="11">'
     ]
     for v in range(0, top + 1, 6 if top > 18 else 3):

@@ -112,6 +112,11 @@ def end_words(ended: Mapping[str, Any], lang: str = "en") -> str:
         how = tr(lang, "the other powers conceded to %(power)s", power=winners)
     elif reason == "draw":
         how = tr(lang, "a draw between %(powers)s", powers=winners)
+    elif reason == "player_out":
+        how = tr(lang, "the player had no unit and no centre left; %(powers)s led",
+                 powers=winners)
+    elif reason == "no_enemy_centre":
+        how = tr(lang, "%(power)s took every centre", power=winners)
     elif reason in ("end_phase_passed", "end_date_reached"):
         how = tr(lang, "its last phase was played (the option chosen for its end)")
     else:

@@ -90,13 +90,16 @@ def notes_in(lang: str) -> dict[str, str]:
     return {key: trp(lang, *text) for key, text in _NOTE_TEXTS.items()}
 
 
-NOTES: dict[str, dict[str, str]] = {lang: notes_in(lang) for lang in ("en", "it")}
+NOTES: dict[str, dict[str, str]] = {lang: notes_in(lang) for lang in ("en", "it", "fr")}
 
 _VERBS: dict[str, dict[str, str]] = {
     "en": {"H": "HOLD", "S": "SUPPORT", "C": "CONVOY", "R": "RETREAT", "D": "DISBAND",
            "B": "Build", "X": "Remove", "W": "Build waived"},
     "it": {"H": "FERMA", "S": "APPOGGIA", "C": "TRASPORTA", "R": "RITIRATA in", "D": "SCIOGLIE",
            "B": "Costruisce", "X": "Rimuove", "W": "Costruzione rinunciata"},
+    # French bulletins keep seed 000's codes; these words serve the play page's results
+    "fr": {"H": "TIENT", "S": "SOUTIENT", "C": "CONVOIE", "R": "RETRAITE en", "D": "DISSOUT",
+           "B": "Construit", "X": "Retire", "W": "Construction abandonnée"},
 }
 
 
@@ -136,6 +139,18 @@ def render_order(
     if lang == "fr":
         return _french(order, mark, variant, adjustment, annihilated, source)
     return _njudge(order, mark, lang, variant, adjustment, dislodged, annihilated, source)
+
+
+def order_in_words(canonical: str, lang: str, *, variant: str,
+                   adjustment: bool = False) -> str:
+    """The order with its units and places in full words, in ``lang`` (the play page's
+    results, in all three languages): ``Armée Paris -> Bourgogne.``"""
+    try:
+        order = parse_canonical(canonical)
+    except NotationError:
+        return canonical
+    return _njudge(order, Mark.SUCCEEDS, lang, variant, adjustment, False, False,
+                   "submitted").text
 
 
 def _njudge(order: Order, mark: Mark, lang: str, variant: str, adjustment: bool,

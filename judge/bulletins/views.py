@@ -133,21 +133,11 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
     for power in powers:
         results = record.results.get(power, ())
         sources = record.sources.get(power, {})
-        moved_away = {
-            _order_unit(r["order"]) for r in results
-            if " - " in r["order"] and classify(r["result"], r.get("reason")) is Mark.SUCCEEDS
-        }
-        pushed = {u.split()[1].split("/")[0]: rs for u, rs in dislodged.get(power, {}).items()}
         lines = []
-        for r in results:
+        for r, fate in zip(results, unit_fates(phase, results, dislodged.get(power, {}),
+                                               after_units), strict=True):
             mark = classify(r["result"], r.get("reason"))
-            prov = _order_unit(r["order"])
-            is_dislodged = phase.is_movement and (prov in pushed or bool(r.get("dislodged_by")))
-            # destroyed on the spot: dislodged with nowhere to go, or gone without moving
-            annihilated = phase.is_movement and prov is not None and (
-                (is_dislodged and not pushed.get(prov))
-                or (prov not in pushed and prov not in moved_away and prov not in after_units)
-            )
+            is_dislodged, annihilated = fate is not None, fate == "destroyed"
             source = r.get("source") or sources.get(r["order"]) or (
                 "generated" if r.get("generated") else "submitted")
             line = render_order(
@@ -161,6 +151,32 @@ def order_lines(record: TurnRecord, lang: str, powers: Sequence[str]) -> list[di
         if lines:
             out.append({"power": power, "name": power_name(power, lang, variant), "orders": lines})
     return out
+
+
+def unit_fates(phase: Phase, results: Sequence[Mapping[str, Any]],
+               dislodged: Mapping[str, Sequence[str]],
+               after_units: Mapping[str, str]) -> list[str | None]:
+    """For each of one power's ``results`` in a movement phase, what became of the unit:
+    ``"dislodged"`` (it must retreat), ``"destroyed"`` (dislodged with nowhere to go, or gone
+    without moving), or None. ``dislodged``: the power's dislodged units after the phase with
+    their retreats; ``after_units``: every unit after it, by province."""
+    if not phase.is_movement:
+        return [None] * len(results)
+    moved_away = {
+        _order_unit(r["order"]) for r in results
+        if " - " in r["order"] and classify(r["result"], r.get("reason")) is Mark.SUCCEEDS
+    }
+    pushed = {u.split()[1].split("/")[0]: rs for u, rs in dislodged.items()}
+    fates: list[str | None] = []
+    for r in results:
+        prov = _order_unit(r["order"])
+        is_dislodged = prov in pushed or bool(r.get("dislodged_by"))
+        annihilated = prov is not None and (
+            (is_dislodged and not pushed.get(prov))
+            or (prov not in pushed and prov not in moved_away and prov not in after_units)
+        )
+        fates.append("destroyed" if annihilated else "dislodged" if is_dislodged else None)
+    return fates
 
 
 _ILLEGAL = NC_("bulletin", "not accepted")  # French bulletins mark it (i), as seed 000

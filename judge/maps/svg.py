@@ -362,7 +362,8 @@ def _orders(layout: Layout, snap: MapSnapshot) -> str:
 
 
 def _unit_svg(
-    unit: Unit, at: Point, extra: str = "", lang: str = "en", variant: str = "standard"
+    unit: Unit, at: Point, extra: str = "", lang: str = "en", variant: str = "standard",
+    place: str = "",
 ) -> str:
     x, y = at
     colour = style.power_colour(variant, unit.power, "#000")
@@ -379,7 +380,10 @@ def _unit_svg(
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" fill="{ink}" '
         f'text-anchor="middle">{unit.type.value}</text>'
     )
-    title = f"<title>{escape(_power(unit.power, lang, variant))}: {escape(str(unit))}</title>"
+    # the province's full name too: the unit covers the province's own tooltip (issue 29)
+    named = f" ({place})" if place else ""
+    title = (f"<title>{escape(_power(unit.power, lang, variant))}: {escape(str(unit))}"
+             f"{escape(named)}</title>")
     return (
         f'<g class="unit" data-unit={quoteattr(str(unit))} data-power={quoteattr(unit.power)}{extra}>'
         f"{title}{shape}{label}</g>"
@@ -395,16 +399,20 @@ def _light(colour: str) -> bool:
 def _units(layout: Layout, snap: MapSnapshot, powers: tuple[str, ...]) -> str:
     out = ['<g class="units">']
     rank = {p: i for i, p in enumerate(powers)}
+    board = _board(snap.variant)
+
+    def place(unit: Unit) -> str:
+        return _name(unit.location.split("/")[0], board, snap.language)
     for unit in sorted(snap.units, key=lambda u: (rank.get(u.power, len(rank)), u.location)):
         out.append(_unit_svg(unit, layout.anchor(unit.location), lang=snap.language,
-                             variant=snap.variant))
+                             variant=snap.variant, place=place(unit)))
     for unit in snap.dislodged:
         at = layout.anchor(unit.location)
         if snap.phase.is_retreat:
             at = _shifted(at, True)
             # the unit waiting to retreat, told apart from the one now in its province
             out.append(_unit_svg(unit, at, extra=' data-dislodged="true"', lang=snap.language,
-                                 variant=snap.variant))
+                                 variant=snap.variant, place=place(unit)))
         x, y = at
         # a red ring marks a unit dislodged (movement map) or waiting to retreat
         ring = tr(snap.language, "dislodged: %(unit)s", unit=str(unit))

@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, pass_context
 
@@ -47,12 +47,14 @@ from judge.archive.webapp import LANGUAGE_NAMES, page_language
 from judge.i18n import LANGUAGES, N_, tr
 from judge.maps.svg import render_svg
 from judge.parsing.messages import in_notation
+from judge.play import phases
 from judge.service import games, websolo
 from judge.settings import Settings
 from judge.storage import Database
-from judge.storage.archive_queries import turn_archive
+from judge.storage.archive_queries import game_ended
 from judge.storage.gamerepo import current_orders
 from judge.storage.gamerepo import turns as game_turns
+from judge.storage.models import Turn
 from judge.templating import new_html_environment, power_name
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,10 @@ MAX_LINE = 120
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _KEY = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 FORM_TOKEN_SECONDS = 24 * 3600
+_PHASE = re.compile(r"^[SFW][0-9]{4}[MRA]$")
+# the phases shown as played since the player's last orders, at most (a player back after a
+# long absence finds the older ones in the history)
+MAX_RECENT = 12
 
 _HEADERS = [
     (b"content-security-policy",
@@ -153,6 +159,7 @@ def _templates(lang: str) -> Environment:
     env.globals["problem_words"] = lambda code: tr(lang, PROBLEM_WORDS.get(
         code, N_("The proposal could not be read.")))
     env.globals["words"] = {k: tr(lang, v) for k, v in SCRIPT_WORDS.items()}
+    env.globals["end_words"] = lambda ended: pages.end_words(ended, lang)
     return env
 
 
@@ -259,20 +266,28 @@ class PlayApp:
                         result: dict[str, Any] | None = None, status: int = 200) -> Reply:
         if not (_NAME.match(name) and _KEY.match(key)):
             return Reply(404, b"not found\n")
-        data = await asyncio.to_thread(self._game_data, name, key)
+        params = parse_qs(query, max_num_fields=10)
+        at = (params.get("at") or [""])[0].upper()
+        data = await asyncio.to_thread(self._game_data, name, key, at)
         if data is None:
             return Reply(404, b"not found\n")
         lang = page_language(query, _header(scope, b"accept-language"), data["language"])
-        if data["last_phase"]:
-            turn = await asyncio.to_thread(turn_archive, self.db, name, data["last_phase"])
-            data["results_svg"] = pages.phase_map(turn, lang) if turn else ""
-            data["results"] = pages.phase_page(turn)["orders"] if turn else []
+        variant = data["variant"]
+        data["recent"] = [phases.phase_view(t, name, lang, variant) for t in data.pop("recent")]
+        shown = data.pop("shown")
+        data["shown"] = phases.phase_view(shown, name, lang, variant) if shown else None
+        data["legend"] = phases.legend(variant, installed_variant(variant).powers,
+                                       data["counts"], lang)
+        sent = (params.get("sent") or [""])[0].upper()
+        data["sent"] = sent if _PHASE.match(sent) else ""
+        data["sent_empty"] = (params.get("empty") or [""])[0] == "1"
+        data["sent_played"] = (params.get("played") or [""])[0] == "1"
         data["map_svg"] = render_svg({**data.pop("map"), "language": lang})
         return self._html("game.html.j2", lang, status, **data,
                           base=f"/play/{quote(name)}/{quote(key)}",
                           token=game_token(key), result=result or {})
 
-    def _game_data(self, name: str, key: str) -> dict[str, Any] | None:
+    def _game_data(self, name: str, key: str, at: str = "") -> dict[str, Any] | None:
         with self.db.reading() as session:
             game = websolo.open_solo(session, name, key)
             if game is None:
@@ -283,14 +298,18 @@ class PlayApp:
             orders = list(stored.orders) if stored else []
             others = sorted(p for p in position.powers() if p != power)
             played = game_turns(session, game.id)
-            # the results shown: the newest phase the player gave orders in (the retreats
-            # and winters of the computer powers alone are in the archive)
-            own = [t.phase for t in played if (t.outcomes or {}).get(power)]
-            shown = own[-1] if own else (played[-1].phase if played else None)
+            codes = [t.phase for t in played]
+            # every phase played since the player's last orders, in order (the phase he
+            # ordered in, then the retreats and winters played without him: issue 29)
+            last = websolo.last_submitted(session, game, power, codes)
+            start = codes.index(last) if last else 0
+            recent = [_turn_json(t) for t in played[start:][-MAX_RECENT:]]
+            shown = next((_turn_json(t) for t in played if t.phase == at), None)
             inbox = [{"phase": p.phase, "from": p.from_power, "to": list(p.to_powers or []),
                       "body": p.body} for p in websolo.inbox(session, game, power)[:60]]
             units = {p: [str(u) for u in position.units_of(p)] for p in position.powers()}
             centres = {p: position.centers_of(p) for p in position.powers()}
+            i = codes.index(at) if shown else len(codes) - len(recent)
             return {
                 "name": game.name, "language": game.language, "game_status": game.status,
                 "variant": position.variant,  # the map the notation filter names places on
@@ -302,10 +321,14 @@ class PlayApp:
                                 for o in orders],
                 "choices": websolo.choices(game, power),
                 "units": position.units_of(power), "centres": centres,
+                "homes": list(position.homes.get(power, ())),
                 "counts": {p: len(c) for p, c in centres.items()},
                 "dislodged": [str(d.unit) for d in position.dislodged.values()
                               if d.unit.power == power],
-                "last_phase": shown,
+                "recent": recent, "shown": shown, "played": codes,
+                "ended": _with_variant(game_ended(session, game), position.variant),
+                "previous": codes[i - 1] if i > 0 else None,
+                "following": codes[i + 1] if shown and i + 1 < len(codes) else None,
                 "inbox": inbox, "ledger": websolo.ledger(session, game, power),
                 "kinds": websolo.PROPOSAL_KINDS,
                 "map": {"phase": game.phase, "units": units, "centers": centres,
@@ -345,9 +368,15 @@ class PlayApp:
                 return Reply(404, b"not found\n")
             if action == "check":
                 return Reply(200, json.dumps(done).encode(), "application/json")
-            if done["refusals"]:
+            if done["refusals"] or done.get("removals"):
                 return await self.game_page(name, key, query, scope, done, 200)
-            return Reply(303, location=back + "#results")
+            # the page that follows says what became of the orders (issue 29: every submit
+            # answered, an empty one too)
+            said = {"sent": done["phase"], "played": "1" if done["processed"] else "0",
+                    "empty": "1" if done["defaults"] else "0"}
+            if "lang=" in query:
+                said["lang"] = lang
+            return Reply(303, location=f"{base}?{urlencode(said)}#results")
         if action == "propose":
             line = websolo.proposal_line(form.get("kind", "")[:20], form.get("partner", "")[:20],
                                          form.get("argument", "")[:MAX_LINE])
@@ -396,6 +425,7 @@ class PlayApp:
             if game is None:
                 return None
             power = websolo.human_power(game)
+            phase, defaults, removals = game.phase, False, 0
             if dry:
                 checked = websolo.check_orders(game, power, lines, lang)
                 processed: list[str] = []
@@ -403,7 +433,8 @@ class PlayApp:
                 sub = websolo.submit(session, game, lines, datetime.now(UTC), self.settings,
                                      lang)
                 checked, processed = sub.checked, sub.processed
-            return {"lines": checked.lines, "orders": checked.orders,
+                phase, defaults, removals = sub.phase, sub.defaults, sub.removals
+            return {"phase": phase, "defaults": defaults, "removals": removals,"lines": checked.lines, "orders": checked.orders,
                     "shown": [websolo.readable(o, game.language,
                                                variant=games.game_variant(game).name)
                               for o in checked.orders],
@@ -441,6 +472,16 @@ class PlayApp:
         html = _templates(lang).get_template(f"play/{template}").render(
             **data, lang=lang, languages=switch)
         return Reply(status, html.encode(), "text/html; charset=utf-8")
+
+
+def _with_variant(ended: dict[str, Any] | None, variant: str) -> dict[str, Any] | None:
+    # the winners named as the game's map names them
+    return {**ended, "variant": variant} if ended else None
+
+
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    return {"phase": turn.phase, "position_before": turn.position_before or {},
+            "outcomes": turn.outcomes or {}, "position_after": turn.position_after or {}}
 
 
 def _lines(text: str) -> list[str] | None:

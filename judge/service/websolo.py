@@ -38,8 +38,10 @@ from judge.adjudicator.variant import Variant
 from judge.bots.council import Council
 from judge.bots.diplomat import Letter, render_letter
 from judge.bots.proposals import PressError, Proposal, ProposalAnswer, parse_press, render
+from judge.i18n import N_, tr
 from judge.parsing.messages import in_notation
 from judge.parsing.report import ParsedOrder, ParseReport
+from judge.rules.defaults import free_home_centers
 from judge.service import computer, games, usecases
 from judge.service.caller import Caller
 from judge.service.commands.order_commands import refusal_text
@@ -212,6 +214,41 @@ class Submitted:
     checked: Checked
     outcome: usecases.OrdersOutcome | None  # None: a line was refused, nothing stored
     processed: list[str]
+    phase: str = ""  # the phase the orders were for
+    defaults: bool = False  # an empty submit: the defaults said (hold, disband, waive)
+    removals: int = 0  # an empty submit in a winter that owes removals: none chosen
+
+
+def default_lines(game: Game, power: str) -> tuple[list[str], int]:
+    """What an empty submit stands for, as orders in the game's notation: every unit holds
+    (movement), every dislodged unit disbands (retreats), every build is waived (winter).
+    Without them the set would be empty and the phase would wait for the player, saying
+    nothing (issue 29). Returns the lines and the removals owed (which the player chooses:
+    an empty submit does not pick units to lose)."""
+    position = games.load_position(game)
+    variant = position.variant
+    phase = position.phase
+    canonical: list[str] = []
+    if phase.is_movement:
+        canonical = [f"{u} H" for u in position.units_of(power)]
+    elif phase.is_retreat:
+        canonical = [f"{d.unit} D" for d in position.dislodged.values() if d.unit.power == power]
+    else:
+        owed = position.owed(power, installed_variant(variant).board)
+        if owed < 0:
+            return [], -owed
+        canonical = ["WAIVE"] * min(owed, len(free_home_centers(position, power)))
+    return [readable(o, game.language, variant=variant) for o in canonical], 0
+
+
+def last_submitted(session: Session, game: Game, power: str,
+                   played: Sequence[str]) -> str | None:
+    """The newest of the ``played`` phases (oldest first) the player sent orders for: the
+    phases after it were played without him (the computer powers' retreats and winters)."""
+    for phase in reversed(played):
+        if gamerepo.current_orders(session, game.id, phase, power) is not None:
+            return phase
+    return None
 
 
 def submit(session: Session, game: Game, lines: Sequence[str], now: datetime,
@@ -222,14 +259,21 @@ def submit(session: Session, game: Game, lines: Sequence[str], now: datetime,
     Unlike a mail, a set with a refused line is not stored: the page shows why and keeps the
     lines to correct, rather than playing the phase without the order the player meant."""
     power = human_power(game)
+    phase = game.phase
+    defaults = not lines
+    if defaults:
+        lines, removals = default_lines(game, power)
+        if removals:
+            return Submitted(check_orders(game, power, [], lang), None, [], phase, True,
+                             removals)
     checked = check_orders(game, power, lines, lang)
     if checked.refusals:
-        return Submitted(checked, None, [])
+        return Submitted(checked, None, [], phase)
     seat = playrepo.seat_by_power(session, game.id, power)
     outcome = usecases.submit_orders(session, game, power, checked.lines, now,
                                      by_account_id=seat.account_id if seat else None)
     processed = computer.advance(session, game, now, settings)
-    return Submitted(checked, outcome, processed)
+    return Submitted(checked, outcome, processed, phase, defaults)
 
 
 def choices(game: Game, power: str) -> dict[str, list[tuple[str, str]]]:
@@ -296,7 +340,11 @@ def answer(session: Session, game: Game, number: int, accept: bool, now: datetim
         return Negotiated(problem="no_proposal")
     deal = agreement.proposal
     botrepo.save_council(session, game.id, council)
-    word = render(deal, game.language, variant=games.game_variant(game).name)
+    terms = render(deal, game.language, variant=games.game_variant(game).name)
+    # said in words, so the inbox tells an accepted proposal from a refused one (issue 29)
+    word = tr(game.language, N_("I accept your proposal %(number)s: %(terms)s") if accept
+              else N_("I refuse your proposal %(number)s: %(terms)s"),
+              number=agreement.number, terms=terms)
     session.add(Press(game_id=game.id, phase=game.phase, from_power=power,
                       to_powers=[deal.proposer], grey=False, body=word, created=now))
     if accept and deal.kind.value == "alliance" and deal.proposer in council.characters:

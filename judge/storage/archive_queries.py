@@ -97,6 +97,11 @@ def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
     } for game in games]
 
 
+def game_ended(session: Any, game: Game) -> dict[str, Any] | None:
+    """How and when ``game`` ended (the archive's words for it), None while it goes on."""
+    return _ended_of(session, [game]).get(game.id) if game.status == "finished" else None
+
+
 def _ended_of(session: Any, games: Sequence[Game]) -> dict[int, dict[str, Any]]:
     """How and when each finished game ended (its last ``game.ended`` audit row)."""
     if not games:

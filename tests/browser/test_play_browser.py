@@ -1,12 +1,12 @@
 """Headless Chromium plays the solo game in the browser (issue 15): Spring and Fall 1901 by
 clicks, a convoy filled in by the page, the results on the map, a build in Winter; a proposal
 and its answer in the inbox and the ledger. Screenshots at desktop and phone width are kept as
-review artefacts (``artifacts/play/``, git-ignored; also in the test's tmp dir), never compared."""
+review artefacts, never compared: under ``$JUDGE_ARTIFACTS/play/`` when ``JUDGE_ARTIFACTS`` is set,
+else in the test's tmp dir."""
 
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,12 @@ from judge.storage import Database
 from judge.storage.gamerepo import game_by_name
 from tests.archive.played import fresh_db
 from tests.browser.test_archive_browser import browser  # noqa: F401 - the fixture
+from tests.browser.test_play_whole_game import artefacts
 from tests.browser.webserver import serving
 
 pytestmark = pytest.mark.services
 
 SEED = 1901
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "play"
 
 
 @pytest.fixture()
@@ -44,9 +44,7 @@ def play_url(play_db: Database) -> Iterator[str]:
 
 
 def _shot(page: Any, tmp_path: Path, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(tmp_path / name), full_page=True)
-    shutil.copy(tmp_path / name, ARTIFACTS / name)
+    page.screenshot(path=str(artefacts(tmp_path) / name), full_page=True)
 
 
 def _click_unit(page: Any, unit: str) -> None:
@@ -118,8 +116,10 @@ def test_play_1901_by_clicks(play_url: str, browser: Any, tmp_path: Path) -> Non
     page.get_by_role("button", name="Submit orders").click()
     page.wait_for_url("**#results")
     assert "Fall 1901" in page.locator("h1").inner_text()
-    results = page.locator("table.results").inner_text()
+    results = page.locator('#results article[data-phase="S1901M"] table.results').inner_text()
     assert "F LON - NTH" in results and "A LVP - YOR" in results
+    # full names in the results, every power's orders
+    assert "Fleet London -> North Sea." in results and "France" in results
     assert page.locator("#results svg g.orders path").count() > 3  # drawn on the results map
 
     # Fall 1901: the army to Norway over the North Sea: the page fills in the fleet's convoy;
@@ -138,9 +138,10 @@ def test_play_1901_by_clicks(play_url: str, browser: Any, tmp_path: Path) -> Non
     _shot(page, tmp_path, "fall-orders-desktop.png")
     page.get_by_role("button", name="Submit orders").click()
     page.wait_for_url("**#results")
-    results = page.locator("table.results").inner_text()
-    assert re.search(r"F NTH C A YOR - NWY\s+succeeds", results), results
-    assert re.search(r"A YOR - NWY\s+succeeds", results), results
+    results = page.locator('#results article[data-phase="F1901M"] table.results')
+    for order in ("F NTH C A YOR - NWY", "A YOR - NWY"):
+        row = results.locator(f'tr[data-order="{order}"]').inner_text()
+        assert re.search(r"\ssucceeds", row), row
     assert "Winter 1901" in page.locator("h1").inner_text()
     _shot(page, tmp_path, "fall-results-desktop.png")
 

@@ -249,3 +249,116 @@ def test_the_page_writes_orders_the_games_reader_reads_back(lang: str) -> None:
                 line = websolo.readable(str(order), lang, variant=position.variant)
                 read = parse_orders([line], lang, position=position, power=power).orders
                 assert [str(o) for o in read] == [str(order)], (line, lang)
+
+
+def _articles(page: bytes) -> list[str]:
+    """The phases the page shows as played since the player's last orders, in order."""
+    text = page.decode()
+    results = text[text.index('id="results"'):text.index('id="history"')]
+    return re.findall(r'<article class="phase" id="phase-([A-Z0-9]+)"', results)
+
+
+def test_every_phase_played_since_the_last_orders_is_shown(db: Database) -> None:
+    """Issue 29: the Fall's results stay on the page when the winter is played at once (the
+    player, holding, has nothing to build), with every power's orders and the maps."""
+    app = make_app(db)
+    name, key = start(app, "ENGLAND", "en")
+    base = f"/play/{name}/{key}"
+    holds = "F LON H\nF EDI H\nA LVP H"
+    for phase in ("S1901M", "F1901M"):
+        status, headers, _ = call(app, base + "/orders", "POST",
+                                  {"orders": holds, "token": game_token(key)})
+        assert status == 303 and f"sent={phase}" in headers["location"]
+        assert "played=1" in headers["location"] and "empty=0" in headers["location"]
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None and game.phase == "S1902M"
+        played = {t.phase: t for t in turns(session, game.id)}
+    assert "W1901A" in played, "the computer powers build in Winter 1901 (seed 1901)"
+    _, _, page = call(app, base + "?" + headers["location"].split("?")[1].split("#")[0])
+    assert _articles(page) == ["F1901M", "W1901A"]
+    text = page.decode()
+    assert "Your orders for Fall 1901 Movement are in. 2 phases were played" in text
+    recent = text[text.index('id="results"'):text.index('id="history"')]
+    assert recent.count("<svg") == 2
+    for phase in ("F1901M", "W1901A"):
+        for power, results in played[phase].outcomes.items():
+            for r in results:
+                assert f'data-power="{power}" data-order="{r["order"]}"' in recent, (phase, r)
+    assert "Army Liverpool HOLD." in recent and "Build " in recent
+    # the history: any phase played, with its map and its neighbours
+    _, _, page = call(app, base + "?at=S1901M")
+    text = page.decode()
+    history = text[text.index('id="history"'):]
+    assert 'data-phase="S1901M"' in history and "<svg" in history
+    assert "at=F1901M" in history and 'id="history-previous"' not in history
+    # a phase that was not played shows no phase
+    _, _, page = call(app, base + "?at=S1950M")
+    assert '<article class="phase" data-phase' not in page.decode()
+
+
+def test_an_empty_submit_is_always_answered(db: Database) -> None:
+    """Issue 29: an empty set stands for the defaults (units hold, dislodged units disband,
+    builds waived) and the page says so; a winter that owes removals asks for them."""
+    app = make_app(db)
+    name, key = start(app, "ENGLAND", "it")
+    base = f"/play/{name}/{key}"
+    status, headers, _ = call(app, base + "/orders?lang=en", "POST",
+                              {"orders": "", "token": game_token(key)})
+    assert status == 303 and "sent=S1901M" in headers["location"]
+    assert "empty=1" in headers["location"]
+    _, _, page = call(app, base + "?" + headers["location"].split("?")[1].split("#")[0])
+    assert b"You sent no orders for Spring 1901 Movement: your units hold." in page
+    assert _articles(page) == ["S1901M"]
+    # a retreat: Liverpool's army dislodged; nothing sent, it disbands, and the page says so
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None
+        position = dict(game.position)
+        units = {p: [u for u in us if not u.endswith(" LVP")]
+                 for p, us in position["units"].items()}
+        units["FRANCE"] = [*units["FRANCE"], "A LVP"]
+        position.update(phase="F1901R", units=units,
+                        dislodged={"ENGLAND": {"A LVP": ["CLY", "YOR"]}})
+        game.position, game.phase = position, "F1901R"
+    status, headers, _ = call(app, base + "/orders?lang=it", "POST",
+                              {"orders": "\n \n", "token": game_token(key)})
+    assert status == 303 and "sent=F1901R" in headers["location"]
+    _, _, page = call(app, base + "?" + headers["location"].split("?")[1].split("#")[0])
+    text = page.decode()
+    assert "non hai mandato ordini" in text.lower() and "sciolte" in text, text[:3000]
+    assert _articles(page)[0] == "F1901R"
+    assert 'data-power="ENGLAND" data-order="A LVP D"' in text
+    # a winter that owes a removal: nothing is chosen for the player, the page asks
+    with db.session() as session:
+        game = game_by_name(session, name)
+        assert game is not None
+        position = dict(game.position)
+        centres = {p: [c for c in cs if c != "EDI"] for p, cs in position["centers"].items()}
+        centres["FRANCE"] = [*centres["FRANCE"], "EDI"]
+        position.update(phase="W1901A", centers=centres, dislodged={})
+        game.position, game.phase = position, "W1901A"
+    status, _, page = call(app, base + "/orders?lang=en", "POST",
+                           {"orders": "", "token": game_token(key)})
+    assert status == 200 and b"You must remove 1 unit: click it on the map" in page
+
+
+def test_answers_to_proposals_are_told_apart(db: Database) -> None:
+    """Issue 29: the inbox says whether the player accepted or refused a proposal (it showed
+    the proposal's terms alone either way)."""
+    app = make_app(db)
+    for accept, said in (("yes", "I accept"), ("no", "I refuse")):
+        name, key = start(app, "ENGLAND", "en", client=f"10.0.0.{len(said)}")
+        base = f"/play/{name}/{key}"
+        _, _, page = call(app, base)
+        waiting = re.search(r'name="number" value="(\d+)"', page.decode())
+        assert waiting, "the computer powers propose in Spring 1901 (seed 1901)"
+        status, _, _ = call(app, base + "/answer", "POST",
+                            {"number": waiting.group(1), "accept": accept,
+                             "token": game_token(key)})
+        assert status == 303
+        _, _, page = call(app, base)
+        inbox = page.decode()[page.decode().index('id="inbox"'):]
+        assert re.search(rf"{said} your proposal {waiting.group(1)}: PROPOSE ENGLAND ", inbox)
+        other = "I refuse" if accept == "yes" else "I accept"
+        assert other not in inbox

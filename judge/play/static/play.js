@@ -23,8 +23,26 @@
     showPowers();
     return;
   }
-  var dataEl = document.getElementById("play-data");
   var board = document.getElementById("board");
+  // at phone width a map scrolls sideways in its frame: open each one with the player's home
+  // centres in view (Youngstown's Asian powers are far off to the right)
+  var homes = board ? (board.getAttribute("data-home") || "").split(" ").filter(Boolean) : [];
+  function showHome(frame) {
+    var map = frame.querySelector("svg");
+    if (!map || frame.scrollWidth <= frame.clientWidth + 1 || !homes.length) { return; }
+    var box = map.viewBox && map.viewBox.baseVal;
+    if (!box || !box.width) { return; }
+    var xs = homes.map(function (code) {
+      var el = map.querySelector('[data-province="' + code + '"]');
+      return el ? parseFloat(el.getAttribute("data-x")) : NaN;
+    }).filter(function (x) { return !isNaN(x); });
+    if (!xs.length) { return; }
+    var middle = (Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2;
+    var scale = map.getBoundingClientRect().width / box.width;
+    frame.scrollLeft = Math.max(0, middle * scale - frame.clientWidth / 2);
+  }
+  document.querySelectorAll(".board").forEach(showHome);
+  var dataEl = document.getElementById("play-data");
   if (!dataEl || !board) { return; }
   var data = JSON.parse(dataEl.textContent);
   var words = data.words;

@@ -7,7 +7,8 @@ the three languages and the argument syntax shown to players are translation dat
 English msgid in its row here translated by the gettext catalogs (``judge.i18n``). Nothing
 else about a command is written anywhere else. From this table come:
 
-* parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``;
+* parsing: ``commands.parse_mail`` reads a command's arguments with ``read_arguments``, and
+  from ``following`` whether the plain lines after it are a power's orders;
 * HELP and the command reference pages, docs/commands*.md (``command_rows``, ``reference_page``;
   ``scripts/command_table.py`` rewrites the pages and a test checks they are current);
 * authorisation: ``role``, ``gm_may``, ``joiner_may``, ``after_create`` (the service refuses a
@@ -16,6 +17,7 @@ else about a command is written anywhere else. From this table come:
   write lock, masked in replies and in the stored raw mail), ``orders`` (it reads the stored
   orders), ``signon`` (it opens or switches a sign-on), ``adds_sender`` (the mail waits for the
   sender's address to be confirmed);
+* the API's command door: ``api`` (which token, a seat's or the GM's, may send it);
 * handlers: the service binds one to each verb (``judge.service.commands.registry``), and a test
   checks every verb that reaches the service has exactly one.
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Flag, StrEnum, auto
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -107,6 +109,24 @@ class SignOn(StrEnum):
     CLOSES = "closes"  # the mail's commands end here (the parser stops reading)
 
 
+class Following(StrEnum):
+    """What the parser reads the plain lines after the command as: a power's orders, or a
+    stranger's words answered with the closest command."""
+
+    AS_BEFORE = "as before"
+    ORDERS_UNLESS_GM = "orders unless gm"  # its power's orders; not when it signs on as GM
+    ORDERS = "orders"  # the orders of the power it names (the GM acting as that power)
+    NOT_ORDERS = "not orders"  # nobody's orders: the sign-on before it no longer speaks
+
+
+class Api(Flag):
+    """Which API token may send the command (issue 27); the rest are the mail's alone."""
+
+    NONE = 0
+    SEAT = auto()  # a seat's token: that power's player speaking
+    GM = auto()  # the GM's token
+
+
 @dataclass(frozen=True)
 class CommandSpec:
     """Everything about one mail command; the service only binds a handler to its verb.
@@ -131,6 +151,13 @@ class CommandSpec:
     after_create: bool = False
     # would add the sender's address to a game: held until the address is confirmed
     adds_sender: bool = False
+    following: Following = Following.AS_BEFORE
+    # a line of it the parser could not read still changes what follows (a broken CREATE
+    # ends the sign-on before it as a good one would; a broken SIGNON signs nobody on)
+    following_if_malformed: bool = False
+    api: Api = Api.NONE
+    # its keywords are its own (False: an option line, whose keywords are the options')
+    own_words: bool = True
 
     @property
     def words(self) -> Mapping[str, Any]:
@@ -401,13 +428,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.OBSERVE, A, (GAME,), adds_sender=True,
                 help=N_("receive the game's bulletins and broadcasts")),
     CommandSpec(Verb.CREATE, A, (GAME, PASSWORD), secret=NEW_PASSWORD, signon=SignOn.OPENS,
-                adds_sender=True,
+                adds_sender=True, following=Following.NOT_ORDERS, following_if_malformed=True,
                 help=N_("create a game; you become its GM")),
     CommandSpec(Verb.JOIN, A, (GAME, PASSWORD, Arg(_preferences, optional=True, words=None)),
                 secret=NEW_PASSWORD, adds_sender=True,
                 help=N_("join a forming game, with an optional preference list")),
     CommandSpec(Verb.SIGNON, A, (Arg(_signon, words=None),),
                 secret=Secret("password", SecretUse.CHECKED, kept_words=3), signon=SignOn.OPENS,
+                following=Following.ORDERS_UNLESS_GM,
                 help=N_("sign on as a power (or as GM); the following lines are your orders")),
     CommandSpec(Verb.SIGNOFF, A, signon=SignOn.CLOSES,
                 help=N_("end of commands (so is a '-- ' signature)")),
@@ -421,10 +449,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.SET_NOWAIT, P,
                 help=N_("allow early processing again")),
     CommandSpec(Verb.PRESS, P, (Arg(_press_targets, words=None),), closer=Verb.ENDPRESS,
-                gm_may=True,
+                gm_may=True, api=Api.SEAT | Api.GM,
                 help=N_("private press to some powers")),
     CommandSpec(Verb.BROADCAST, P, (Arg(_grey, optional=True, words=None),),
-                closer=Verb.ENDPRESS, gm_may=True,
+                closer=Verb.ENDPRESS, gm_may=True, api=Api.SEAT | Api.GM,
                 help=N_("press to every player and observer")),
     CommandSpec(Verb.ENDPRESS, Role.BLOCK,
                 help=N_("ends a press message")),
@@ -439,7 +467,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(Verb.TOKEN, P, (Arg(_token, optional=True, words=2),), gm_may=True,
                 help=N_("a token for the JSON API, mailed to your registered address (TOKEN OFF: "
                         "revoke it; the GM: TOKEN OFF power)")),
-    CommandSpec(Verb.LATE, P, (NUMBER,),
+    CommandSpec(Verb.LATE, P, (NUMBER,), api=Api.SEAT,
                 help=N_("ask for late days for this phase")),
     CommandSpec(Verb.DRAW, P,
                 help=N_("vote for a draw (secret)")),
@@ -447,7 +475,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("withdraw your draw vote")),
     CommandSpec(Verb.CONCEDE, P, (POWER,),
                 help=N_("vote to concede the game to a power (secret)")),
-    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END, orders=Orders.BLOCK,
+    CommandSpec(Verb.FOR, P, (POWER,), closer=Verb.END, orders=Orders.BLOCK, api=Api.SEAT,
                 help=N_("your secret orders for a power in ONP or Sommossa")),
     CommandSpec(Verb.RESIGN, P,
                 help=N_("leave the game")),
@@ -459,47 +487,61 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help=N_("accept a proposal made to you (the latest without a number)")),
     CommandSpec(Verb.REFUSE, P, (Arg(_number, optional=True),),
                 help=N_("refuse a proposal made to you")),
-    CommandSpec(Verb.APPROVE, P,
+    CommandSpec(Verb.APPROVE, P, api=Api.SEAT,
                 help=N_("agree to the extension or pause asked by a GM who also plays a power")),
-    CommandSpec(Verb.OPPOSE, P,
+    CommandSpec(Verb.OPPOSE, P, api=Api.SEAT,
                 help=N_("refuse the extension or pause asked by a GM who also plays a power")),
     CommandSpec(Verb.ABSENCE, P, (Arg(_absence, words=None),),
                 help=N_("announce an absence (first and last day away): no deadline falls in it,"
                         " within the game's ABSENCE LIMIT")),
     CommandSpec(Verb.START, G,
+                api=Api.GM,
                 help=N_("assign the powers and start the game")),
     CommandSpec(Verb.SET_DEADLINE, G, (Arg(_date, words=2),),
+                api=Api.GM,
                 help=N_("move the current deadline (game time zone)")),
     CommandSpec(Verb.EXTEND, G, (Arg(_hours, words=2),),
+                api=Api.GM,
                 help=N_("push the current deadline back")),
     CommandSpec(Verb.PAUSE, G,
+                api=Api.GM,
                 help=N_("stop the clock")),
     CommandSpec(Verb.RESUME, G,
+                api=Api.GM,
                 help=N_("restart the clock")),
     CommandSpec(Verb.PROCESS, G, (Arg(_phase_forced, words=None),), orders=Orders.READS,
+                api=Api.GM,
                 help=N_("adjudicate the current phase now; while the game is suspended for a "
                         "replacement only with FORCE")),
     CommandSpec(Verb.PREVIEW, G, orders=Orders.READS,
+                api=Api.GM,
                 help=N_("the would-be results, to you only")),
     CommandSpec(Verb.ROLLBACK, G, (PHASE,),
+                api=Api.GM,
                 help=N_("go back to a processed phase")),
     CommandSpec(Verb.REPLACE, G, (POWER, Arg(_address)),
+                api=Api.GM,
                 help=N_("give a power to a new player")),
     CommandSpec(Verb.EJECT, G, (POWER,),
+                api=Api.GM,
                 help=N_("remove a power's player")),
-    CommandSpec(Verb.BECOME, G, (POWER,), signon=SignOn.SWITCHES,
+    # not by the GM's token: acting as a power is that seat's token's business
+    CommandSpec(Verb.BECOME, G, (POWER,), signon=SignOn.SWITCHES, following=Following.ORDERS,
                 help=N_("act as a power (its player gets a copy)")),
     CommandSpec(Verb.GRANT, G, (POWER, NUMBER),
+                api=Api.GM,
                 help=N_("give a power extra late days")),
     CommandSpec(Verb.END, G,
+                api=Api.GM,
                 help=N_("END GAME ends the game: a second mail with the same command within 48 hours "
                         "confirms it (END alone only closes a FOR block)")),
     CommandSpec(Verb.WEBHOOK, G, (Arg(_webhook, words=None),),
+                api=Api.GM,
                 help=N_("post the game's events to a chat server or a program: WEBHOOK url "
                         "[DISCORD|SLACK|JSON] [RESULTS DEADLINE MISSING START END NOTICE]; "
                         "WEBHOOK OFF")),
     # a game option line (after CREATE, or in a GM session); its keywords are the options'
-    CommandSpec(Verb.OPTION, G, after_create=True),
+    CommandSpec(Verb.OPTION, G, after_create=True, api=Api.GM, own_words=False),
 )
 
 SPECS: Mapping[Verb, CommandSpec] = MappingProxyType({c.verb: c for c in COMMANDS})
@@ -553,7 +595,7 @@ def command_rows(lang: str, roles: tuple[Role, ...] = (*ROLE_ORDER, Role.BLOCK))
     words = lexicon().raw["commands"]
     return [CommandRow(c.verb, c.role, tuple(words[c.verb.value][lang]),
                        words[c.verb.value]["args"][lang], tr(lang, c.help))
-            for c in COMMANDS if c.verb is not Verb.OPTION and c.role in roles]
+            for c in COMMANDS if c.own_words and c.role in roles]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.parsing.command_table import FORCE_WORDS, ArgumentProblem, read_arguments, spec
+from judge.parsing.command_table import (
+    FORCE_WORDS,
+    ArgumentProblem,
+    CommandSpec,
+    Following,
+    SignOn,
+    read_arguments,
+    spec,
+)
 from judge.parsing.commands_lexicon import (
     CommandWords,
     closest_command,
@@ -82,28 +90,38 @@ def parse_mail(lines: list[str] | tuple[str, ...]) -> ParsedMail:
             parsed.items.append(option_line(name.split(":", 1)[1], rest, lineno, stripped, lang))
             continue
         verb = Verb(name)
-        if verb is Verb.SIGNOFF:
+        declared = spec(verb)
+        if declared.signon is SignOn.CLOSES:
             parsed.ended_at = lineno
             break
-        if verb is Verb.ENDPRESS:
+        if declared.role is Role.BLOCK:
+            # a word that only closes a block, met outside one
             parsed.items.append(Malformed(lineno, stripped, verb, Problem.STRAY_END))
             continue
         item = _command(verb, rest, lineno, stripped, lang)
-        closer = spec(verb).closer
-        if isinstance(item, Command) and closer is not None:
-            block = _Block(item, closer)
+        if isinstance(item, Command) and declared.closer is not None:
+            block = _Block(item, declared.closer)
             continue
-        if isinstance(item, Command) and verb is Verb.SIGNON:
-            signed_on_power = item.power != GM
-        elif isinstance(item, Command) and verb is Verb.BECOME:
-            signed_on_power = True  # the GM now gives that power's orders
-        elif verb is Verb.CREATE:
-            signed_on_power = False
+        signed_on_power = _orders_follow(declared, item, signed_on_power)
         parsed.items.append(item)
     if block is not None:
         parsed.items.append(Malformed(block.start.lineno, block.start.text, block.start.verb,
                                       Problem.UNCLOSED_BLOCK))
     return parsed
+
+
+def _orders_follow(declared: CommandSpec, item: Command | Malformed, before: bool) -> bool:
+    """Whether the plain lines after ``item`` are a power's orders (its ``following``)."""
+    if isinstance(item, Malformed) and not declared.following_if_malformed:
+        return before
+    match declared.following:
+        case Following.ORDERS_UNLESS_GM:
+            return isinstance(item, Command) and item.power != GM
+        case Following.ORDERS:
+            return True  # the GM now gives that power's orders
+        case Following.NOT_ORDERS:
+            return False
+    return before
 
 
 @dataclass

@@ -10,7 +10,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import judge.service.commands  # noqa: F401  (importing the package binds the handlers)
-from judge.parsing.command_table import COMMANDS, SPECS, Orders, SecretUse, SignOn
+from judge.parsing import commands as parser
+from judge.parsing.command_table import COMMANDS, SPECS, Api, Following, Orders, SecretUse, SignOn
 from judge.parsing.commands import LANGS, Command, Role, Verb, parse_mail
 from judge.parsing.commands_lexicon import lexicon
 from judge.service import commands as commands_package
@@ -54,7 +55,7 @@ def test_the_worked_example_holds_every_verb_is_one_row_one_handler_and_its_word
             assert verb not in BINDINGS, verb
         else:
             assert callable(BINDINGS[verb]), verb
-        if verb is Verb.OPTION:
+        if not SPECS[verb].own_words:
             continue  # an option line: its keywords are the options' (option_registry)
         assert SPECS[verb].help, verb
         for lang in LANGS:
@@ -72,10 +73,11 @@ def test_the_run_reads_declarations_not_verbs() -> None:
     is a field of the command's row."""
     for function in (commands_package._command, commands_package.prepare_mail,
                      commands_package._Preparation, commands_package.refused_line,
-                     secrets_of, echo_of):
+                     commands_package._keyword, secrets_of, echo_of, by_token.run_lines,
+                     parser.parse_mail, parser._orders_follow):
         source = inspect.getsource(function)
         assert not re.search(r"Verb\.[A-Z]", source), function.__qualname__
-    for name in ("PASSWORD_VERBS", "KEPT_WORDS", "JOINER_VERBS"):
+    for name in ("PASSWORD_VERBS", "KEPT_WORDS", "JOINER_VERBS", "SEAT_VERBS", "GM_VERBS"):
         for module in (commands_package, session, by_token, guard):
             assert not hasattr(module, name), (module.__name__, name)
 
@@ -100,3 +102,39 @@ def test_sign_on_changes_are_declared() -> None:
     assert {c.verb for c in COMMANDS if c.signon is SignOn.OPENS} == {Verb.SIGNON, Verb.CREATE}
     assert {c.verb for c in COMMANDS if c.signon is SignOn.SWITCHES} == {Verb.BECOME}
     assert {Verb.SIGNOFF, Verb.ENDPRESS} == PARSER_ONLY
+
+
+def test_which_token_may_send_a_command_is_declared() -> None:
+    """The API's command door (by_token) reads ``api``: a seat's token its press, FOR blocks,
+    late days and clock votes; the GM's every GM command and option line but BECOME, and the
+    GM's press."""
+    seat = {c.verb for c in COMMANDS if Api.SEAT in c.api}
+    gm = {c.verb for c in COMMANDS if Api.GM in c.api}
+    assert seat == {Verb.PRESS, Verb.BROADCAST, Verb.FOR, Verb.LATE, Verb.APPROVE, Verb.OPPOSE}
+    assert gm == ({c.verb for c in COMMANDS if c.role is Role.GM} - {Verb.BECOME}
+                  | {Verb.PRESS, Verb.BROADCAST})
+    assert {c.verb for c in COMMANDS if not c.own_words} == {Verb.OPTION}
+
+
+def test_what_follows_a_command_is_declared() -> None:
+    """Whether the plain lines after a command are orders is its ``following``; a broken
+    CREATE still ends the sign-on before it, a broken SIGNON signs nobody on or off."""
+    following = {c.verb: c.following for c in COMMANDS if c.following is not Following.AS_BEFORE}
+    assert following == {Verb.SIGNON: Following.ORDERS_UNLESS_GM, Verb.BECOME: Following.ORDERS,
+                         Verb.CREATE: Following.NOT_ORDERS}
+    assert {c.verb for c in COMMANDS if c.following_if_malformed} == {Verb.CREATE}
+
+    def kinds(lines: list[str]) -> list[str]:
+        return [type(item).__name__ for item in parse_mail(lines).items]
+
+    assert kinds(["SIGNON FRANCE g pw", "A PAR-BUR"]) == ["Command", "OrderLine"]
+    assert kinds(["SIGNON GM g pw", "A PAR-BUR"]) == ["Command", "NotUnderstood"]
+    assert kinds(["SIGNON GM g pw", "BECOME FRANCE", "A PAR-BUR"]) == [
+        "Command", "Command", "OrderLine"]
+    assert kinds(["SIGNON FRANCE g pw", "CREATE", "A PAR-BUR"]) == [
+        "Command", "Malformed", "NotUnderstood"]
+    assert kinds(["SIGNON FRANCE g pw", "SIGNON", "A PAR-BUR"]) == [
+        "Command", "Malformed", "OrderLine"]
+    ended = parse_mail(["HELP", "SIGNOFF", "LIST"])
+    assert kinds(["HELP", "SIGNOFF", "LIST"]) == ["Command"] and ended.ended_at == 2
+    assert kinds(["ENDPRESS"]) == ["Malformed"]

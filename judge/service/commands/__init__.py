@@ -220,7 +220,8 @@ def run(ctx: MailContext) -> None:
 
 
 def _keyword(verb: Verb, lang: str) -> str:
-    return "" if verb is Verb.OPTION else lexicon().keyword(verb, lang)
+    # an option line has no keyword of its own (its words are the options')
+    return lexicon().keyword(verb, lang) if spec(verb).own_words else ""
 
 
 def _order_line(s: MailSession, item: OrderLine) -> None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from judge.parsing.command_table import SPECS
-from judge.parsing.commands import Command, Malformed, NotUnderstood, Role, Verb, lexicon
+from judge.parsing.command_table import Api, spec
+from judge.parsing.commands import Command, Malformed, NotUnderstood, lexicon
 from judge.service import computer
 from judge.service.answers import CommandRefusal
 from judge.service.commands import _command, refused_line
@@ -28,18 +28,6 @@ from judge.service.mail_commands import echo_of, read_lines, read_mail
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
 from judge.storage.models import Account, Game, Seat
-
-# a seat's commands by token, those issue 27 names: press, the secret orders for an ONP or
-# Sommossa power (FOR), late days, and the vote on a playing GM's clock request (orders and
-# the draw vote have routes of their own). The rest (WAIT, RESIGN, CONCEDE, proposals,
-# absences, the name, password, address and token) stay the mail's.
-SEAT_VERBS = frozenset({Verb.PRESS, Verb.BROADCAST, Verb.FOR, Verb.LATE, Verb.APPROVE,
-                        Verb.OPPOSE})
-# the GM's: every GM command and option line but BECOME (acting as a power is a seat's
-# token's business), and the GM's press (a player command the GM may send as GM)
-GM_VERBS = frozenset({verb for verb, row in SPECS.items()
-                      if row.role is Role.GM and verb is not Verb.BECOME}
-                     | {Verb.PRESS, Verb.BROADCAST})
 
 
 @dataclass(frozen=True)
@@ -67,14 +55,15 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
                       settings=settings, now=now, session=session, read=read)
     s = MailSession(ctx)
     sign_on(s, Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
-    allowed = GM_VERBS if seat is None else SEAT_VERBS
+    # which token may send a command is its row's ``api`` (judge.parsing.command_table)
+    token = Api.GM if seat is None else Api.SEAT
     chatter: ReplyEntry | None = None  # as by mail: a paragraph of chat answered once
     for item in parsed.items:
         if isinstance(item, NotUnderstood) and not item.suggestion and chatter is not None \
                 and s.entries and s.entries[-1] is chatter:
             chatter.echo = f"{chatter.echo}\n{echo_of(item)}"
             continue
-        if isinstance(item, Command) and item.verb in allowed:
+        if isinstance(item, Command) and token in spec(item.verb).api:
             _command(s, item)
         elif isinstance(item, Malformed):
             refused_line(s, item)

@@ -34,8 +34,9 @@ from sqlalchemy import event, insert, select
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_to_json
 from judge.archive.webapp import ArchiveApp
+from judge.service.commands.session import MailSession
 from judge.service.dispatch import dispatch
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.archive_queries import _game_row
@@ -99,7 +100,7 @@ def list_mail(db: Database, settings: Settings, text: str) -> str:
     incoming = IncomingMail(from_addr=STRANGER, to=(settings.address,), subject="list",
                             message_id="<list@bench>", text=text, lines=(text,))
     with db.session() as session:
-        ctx = MailContext(mail=incoming, settings=settings, now=NOW, session=session)
+        ctx = MailSession(mail=incoming, settings=settings, now=NOW, session=session)
         dispatch(ctx)
         body = ctx.queued[0].body if ctx.queued else ""
         session.rollback()  # the same mail again next round (no reply cap, no stored row)

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from judge.mail.decoding import decode
 from judge.service import inbox
+from judge.service.commands.session import MailSession
 from judge.service.dispatch import dispatch
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 from judge.settings import Settings
 from judge.storage import Database, guardrepo, mailrepo
 
@@ -32,7 +33,7 @@ def _direct(db: Database, settings: Settings, sender: str, body: str) -> None:
     mail = IncomingMail(from_addr=sender, to=(JUDGE,), subject="setup",
                         lines=tuple(body.splitlines()), text=body)
     with db.session() as session:
-        dispatch(MailContext(mail=mail, settings=settings, now=NOW, session=session))
+        dispatch(MailSession(mail=mail, settings=settings, now=NOW, session=session))
 
 
 def setup(db: Database, settings: Settings) -> str:

@@ -210,8 +210,9 @@ def setup_game(url: str) -> None:
     from datetime import UTC, datetime
 
     from judge.service.auth import hash_password
+    from judge.service.commands.session import MailSession
     from judge.service.dispatch import dispatch
-    from judge.service.uow import IncomingMail, MailContext
+    from judge.service.uow import IncomingMail
     from judge.settings import Settings
     from judge.storage import Database, gamerepo, guardrepo
 
@@ -225,7 +226,7 @@ def setup_game(url: str) -> None:
         mail = IncomingMail(from_addr=sender, to=("judge@example.org",), subject="setup",
                             lines=tuple(body.splitlines()), text=body)
         with db.session() as session:
-            dispatch(MailContext(mail=mail, settings=settings, now=now, session=session))
+            dispatch(MailSession(mail=mail, settings=settings, now=now, session=session))
 
     with db.session() as session:
         for address in (gm, *map(player_address, POWERS)):

@@ -2,7 +2,8 @@
 
 Contract:
 
-* ``dispatch(ctx)`` reads ``ctx.mail`` (an ``IncomingMail``: sender, To/Cc, subject, cleaned
+* ``dispatch(ctx)`` is handed the mail's one context (``MailSession``, the inbox builds it)
+  and reads ``ctx.mail`` (an ``IncomingMail``: sender, To/Cc, subject, cleaned
   body ``lines``, Message-ID, ignored attachments) and may change game state through
   ``ctx.session`` with the repository functions of ``judge.storage``.
 * It answers with ``ctx.reply(text)`` (to the sender, threaded) and ``ctx.send(to, subject,
@@ -23,11 +24,12 @@ from typing import Any
 
 from judge.service.caller import Prepared
 from judge.service.commands import prepare_mail, reply_language_of, run
+from judge.service.commands.session import MailSession
 from judge.service.mail_commands import ReadMail
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 
 
-def dispatch(ctx: MailContext) -> None:
+def dispatch(ctx: MailSession) -> None:
     run(ctx)
 
 
@@ -35,7 +37,7 @@ def prepare(session: Any, mail: IncomingMail, read: ReadMail) -> Prepared:
     """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
     session before its write transaction, from its commands ``read`` once
     (``judge.service.mail_commands``); ``dispatch`` then finds the results in
-    ``MailContext.prepared``."""
+    ``MailSession.prepared``."""
     return prepare_mail(session, mail, read)
 
 

@@ -31,10 +31,11 @@ from judge.service import confirm, rendering
 from judge.service import dispatch as dispatch_module
 from judge.service.caller import Prepared
 from judge.service.commands import reply_text
+from judge.service.commands.session import MailSession
 from judge.service.mail_commands import ReadMail, read_mail
 from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_held, mask_raw
-from judge.service.uow import ANONYMOUS, IncomingMail, MailContext
+from judge.service.uow import ANONYMOUS, IncomingMail
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.blobrepo import prune_outbound
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 # raw bytes, envelope sender, received size, oversized flag, settings -> decoded mail.
 # Injected (judge.mail.decoding.decode) because mail/ sits above service/.
 Decoder = Callable[[bytes, str, int, bool, Settings], IncomingMail]
-Dispatcher = Callable[[MailContext], None]
+Dispatcher = Callable[[MailSession], None]
 
 
 # at most this many waiting mails are handled in one transaction, for at most this long
@@ -77,7 +78,7 @@ OVERSIZED_TEXT = N_(
 )
 
 
-def handle(ctx: MailContext, dispatcher: Dispatcher) -> str | None:
+def handle(ctx: MailSession, dispatcher: Dispatcher) -> str | None:
     """Run one decoded mail through the guards and the dispatcher; returns a note for the log."""
     mail = ctx.mail
     if mail.envelope_to:
@@ -211,7 +212,7 @@ def _handle_prepared(
             when = now()
             if row.envelope_to:
                 mail = replace(mail, envelope_to=tuple(str(a) for a in row.envelope_to))
-            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
+            ctx = MailSession(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=row.id, outbox=outbox, reply_counts=reply_counts,
                               read=reads.get(row.id), prepared=prepared.get(row.id))
             # the dispatcher is looked up per mail, not once per round: a round that began
@@ -354,7 +355,7 @@ def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: i
             if mail.loop_reason or not mail.from_addr:
                 return
             lang = dispatch_module.reply_language(session, mail)
-            ctx = MailContext(mail=mail, settings=settings, now=when, session=session,
+            ctx = MailSession(mail=mail, settings=settings, now=when, session=session,
                               inbound_id=inbound_id)
             ctx.reply(failed_text(lang), lang=lang, kind=ANONYMOUS)
     except Exception:

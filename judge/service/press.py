@@ -126,7 +126,7 @@ def _anonymous_targets(s: MailSession) -> tuple[list[Seat], str | None]:
     domain = s.settings.domain.lower()
     found: list[Seat] = []
     secret: str | None = None
-    for address in (*s.ctx.mail.to, *s.ctx.mail.cc):
+    for address in (*s.mail.to, *s.mail.cc):
         local, _, dom = address.lower().rpartition("@")
         if dom != domain or "-" not in local:
             continue
@@ -174,8 +174,8 @@ def relay_anonymous(s: MailSession) -> bool:
     if not powers:
         s.say(CommandRefusal.NO_RECIPIENTS, powers=[])
         return True
-    body = [line for line in s.ctx.mail.text.splitlines()] if not s.ctx.mail.lines else list(
-        s.ctx.mail.lines)
+    body = [line for line in s.mail.text.splitlines()] if not s.mail.lines else list(
+        s.mail.lines)
     if not within_budget(s, game, sender):
         return True
     deliver(s, game, sender, powers, body, False, [a for a in addresses if a] + extra)
@@ -190,7 +190,7 @@ def answered_press(s: MailSession) -> Game | None:
     """The game whose press mail this mail answers (a player pressed "reply": the judge
     reads commands, so his text would only be "not understood"), if it answers one sent to
     its sender. Only the press's recipient is told, so the game's name goes to no one else."""
-    return s.store.press_answered(s.ctx.mail.references, s.account.address)
+    return s.store.press_answered(s.mail.references, s.account.address)
 
 
 def reply_hint(s: MailSession, game: Game) -> dict[str, object]:

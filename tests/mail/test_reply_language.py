@@ -9,7 +9,8 @@ import pytest
 
 from judge.mail.decoding import decode
 from judge.service import inbox
-from judge.service.uow import NOTE_TEXTS, IncomingMail, MailContext, note_text
+from judge.service.commands.session import MailSession
+from judge.service.uow import NOTE_TEXTS, IncomingMail, note_text
 from judge.settings import Settings
 from judge.storage import Database
 from judge.storage.gamerepo import account_for
@@ -119,7 +120,7 @@ def test_every_note_has_every_language() -> None:
 def test_notes_said_once_and_plain_notes_kept() -> None:
     mail = IncomingMail(from_addr="p@example.org", ignored_attachments=("a.pdf",),
                         notes=("A note decoded elsewhere.",))
-    ctx = MailContext(mail=mail, settings=Settings(address="judge@example.org"), now=START,
+    ctx = MailSession(mail=mail, settings=Settings(address="judge@example.org"), now=START,
                       session=None, outbox=[], reply_counts={"p@example.org": 0})
     first = ctx.reply("Ciao.", lang="it")
     second = ctx.reply("Ancora.", lang="it")

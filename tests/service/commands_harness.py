@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from judge.service import confirm
+from judge.service.commands.session import MailSession
 from judge.service.dispatch import dispatch
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 from judge.settings import Settings
 from judge.storage import Database, gamerepo, guardrepo, mailrepo
 from judge.storage.models import Game, Seat
@@ -53,7 +54,7 @@ class Harness:
                                 lines=tuple(body.splitlines()))
         with self.db.session() as session:
             before = max((r.id for r in mailrepo.list_outbound(session, limit=1)), default=0)
-            ctx = MailContext(mail=incoming, settings=self.settings, now=self.now,
+            ctx = MailSession(mail=incoming, settings=self.settings, now=self.now,
                               session=session)
             dispatch(ctx)
             session.flush()

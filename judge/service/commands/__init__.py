@@ -1,4 +1,4 @@
-"""The mail command handlers: ``run(ctx)`` reads one mail's commands and applies them.
+"""The mail command handlers: ``run(s)`` reads one mail's commands and applies them.
 
 Handlers live in modules by who may use them (``anyone``, ``player``, ``gm``) plus ``order_commands``;
 importing them fills ``registry.BINDINGS``. Everything else about a command (who may use it,
@@ -52,7 +52,7 @@ from judge.service.mail_commands import (  # noqa: F401  (the mail's reading, us
 )
 from judge.service.rawmask import is_placeholder
 from judge.service.store import Store
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 
 
 class _Preparation:
@@ -167,13 +167,13 @@ def refused_line(s: MailSession, item: Malformed) -> None:
           keyword=_keyword(item.verb, s.lang))
 
 
-def run(ctx: MailContext) -> None:
-    read = ctx.commands()
+def run(s: MailSession) -> None:
+    read = s.commands()
     parsed, unread = read.parsed, read.unread
-    ctx.secrets.update(read.secrets)
-    s = MailSession(ctx)
+    s.secrets.update(read.secrets)
+    s.start_run()
     # a held mail handled again: what it carried of its passwords, the locks lifted for it
-    s.caller.unlocked |= confirm.restore(ctx, s.caller.prepared)
+    s.caller.unlocked |= confirm.restore(s, s.caller.prepared)
     if guard.answer(s) or guard.hold_unconfirmed(s) or guard.hold_locked(s):
         finish(s)
         return
@@ -212,7 +212,7 @@ def run(ctx: MailContext) -> None:
     if unread:
         close_actor(s)
         s.begin(None)
-        s.say(CommandRefusal.LINES_NOT_READ, cap=ctx.settings.max_command_lines, count=unread)
+        s.say(CommandRefusal.LINES_NOT_READ, cap=s.settings.max_command_lines, count=unread)
     finish(s)
     if s.lang_game is not None:
         # a solo game is processed as soon as its player's orders are in (issue 14)

@@ -54,5 +54,5 @@ def token_command(s: MailSession, cmd: Command) -> None:
                            text=reply_text.message(lang, Done.API_TOKEN.value, game=game.name,
                                                    power=power, token=token))
     subject = reply_text.message(lang, "subject_notice", game=game.name)
-    s.ctx.send(to, subject, body, game=game)
+    s.send(to, subject, body, game=game)
     s.say(Done.TOKEN_MAILED, game=game.name, power=power)

@@ -25,7 +25,7 @@ from judge.service.commands import _command, refused_line
 from judge.service.commands.session import Actor, MailSession, ReplyEntry
 from judge.service.commands.signon_parts import close_actor, sign_on
 from judge.service.mail_commands import echo_of, read_lines, read_mail
-from judge.service.uow import IncomingMail, MailContext
+from judge.service.uow import IncomingMail
 from judge.settings import Settings
 from judge.storage.models import Account, Game, Seat
 
@@ -51,9 +51,9 @@ def run_lines(session: Any, settings: Settings, now: datetime, game: Game,
     kept, _ = read_lines(lines, settings.max_command_lines)
     read = read_mail(lines, settings.max_command_lines)
     parsed, unread = read.parsed, read.unread
-    ctx = MailContext(mail=IncomingMail(from_addr=account.address, lines=tuple(kept)),
-                      settings=settings, now=now, session=session, read=read)
-    s = MailSession(ctx)
+    s = MailSession(mail=IncomingMail(from_addr=account.address, lines=tuple(kept)),
+                    settings=settings, now=now, session=session, read=read)
+    s.start_run()
     sign_on(s, Actor(game=game, seat=seat, gm=seat is None, first_entry=0))
     # which token may send a command is its row's ``api`` (judge.parsing.command_table)
     token = Api.GM if seat is None else Api.SEAT

@@ -420,7 +420,7 @@ def _end_confirmed(s: MailSession, game: Game, cmd: Command) -> bool:
         s.say(CommandRefusal.END_NEEDS_GAME_WORD, game=game.name)
         return False
     pending = games.options(game).get("end_requested") or {}
-    mail_id = s.ctx.mail.message_id or f"at {s.now.isoformat()}"
+    mail_id = s.mail.message_id or f"at {s.now.isoformat()}"
     asked = datetime.fromisoformat(pending["at"]) if pending.get("at") else None
     if (asked is None or pending.get("mail") == mail_id
             or s.now - asked > timedelta(hours=END_CONFIRM_HOURS)):

@@ -42,13 +42,13 @@ def hold_unconfirmed(s: MailSession) -> bool:
     why = s.requests.refusal(address)
     if why is not None:
         log.warning("inbound %s from %s: not handled, no confirmation sent (%s)",
-                    s.ctx.inbound_id, address, why)
-        s.ctx.drop_note = f"no reply: held for confirmation, none may be sent ({why})"
+                    s.inbound_id, address, why)
+        s.drop_note = f"no reply: held for confirmation, none may be sent ({why})"
         s.finished = True
         return True
-    token = s.requests.make(address, "mail", inbound_id=s.ctx.inbound_id, lang=s.lang,
+    token = s.requests.make(address, "mail", inbound_id=s.inbound_id, lang=s.lang,
                             payload=_held_payload(s))
-    s.ctx.held = s.ctx.inbound_id is not None
+    s.held = s.inbound_id is not None
     s.begin(None)
     s.say(Done.CONFIRM_HELD, token=token, days=_days(s))
     s.reply_subject = confirm.SUBJECT.format(token=token)
@@ -58,11 +58,11 @@ def hold_unconfirmed(s: MailSession) -> bool:
 def _held_payload(s: MailSession) -> dict[str, object]:
     """What the held mail's handling will need of its passwords; sets the mask the drain
     applies to its stored copy."""
-    if s.ctx.inbound_id is None:
+    if s.inbound_id is None:
         return {}
-    mapping = rawmask.placeholders(s.ctx.secrets)
-    s.ctx.held_mask = mapping
-    return {"held": {str(s.ctx.inbound_id): confirm.held_secrets(s.ctx.prepared, mapping)}}
+    mapping = rawmask.placeholders(s.secrets)
+    s.held_mask = mapping
+    return {"held": {str(s.inbound_id): confirm.held_secrets(s.prepared, mapping)}}
 
 
 # mails held for one locked seat until its registered address answers: more are refused
@@ -85,7 +85,7 @@ def hold_locked(s: MailSession) -> bool:
                 or not lockout.locked(s.session, s.caller, game, power):
             continue
         registered = lockout.registered_address(s.session, game, power)
-        if registered is None or s.ctx.inbound_id is None:
+        if registered is None or s.inbound_id is None:
             return False  # refused as locked by the use case
         _hold_for_seat(s, game, power, registered)
         return True
@@ -95,7 +95,7 @@ def hold_locked(s: MailSession) -> bool:
 def _hold_for_seat(s: MailSession, game: Game, power: str, registered: str) -> None:
     s.touch(game)
     s.begin(None)
-    inbound = str(s.ctx.inbound_id)
+    inbound = str(s.inbound_id)
     pending = s.store.pending_signon(game.id, power, s.now)
     held = dict((pending.payload or {}).get("held", {})) if pending is not None else {}
     if pending is not None and len(held) >= HELD_PER_SEAT:
@@ -103,22 +103,22 @@ def _hold_for_seat(s: MailSession, game: Game, power: str, registered: str) -> N
                     inbound, power, game.name, len(held))
         s.say(CommandRefusal.SIGNON_LOCKED, game=game.name)
         return
-    mapping = rawmask.placeholders(s.ctx.secrets)
-    held[inbound] = confirm.held_secrets(s.ctx.prepared, mapping)
+    mapping = rawmask.placeholders(s.secrets)
+    held[inbound] = confirm.held_secrets(s.prepared, mapping)
     if pending is not None:
         pending.payload = {**(pending.payload or {}), "held": held}
     else:
         lang = reply_text.check_lang(game.language)
         token = s.requests.make(registered, "signon", game_id=game.id, power=power,
-                                inbound_id=s.ctx.inbound_id, lang=lang,
+                                inbound_id=s.inbound_id, lang=lang,
                                 payload={"held": held})
         text = reply_text.message(lang, Done.CONFIRM_SIGNON.value, game=game.name,
                                   power=power, token=token, days=_days(s))
         body = reply_text.page(lang, "notice", game=game.name, text=text)
-        s.ctx.send(registered, confirm.SUBJECT.format(token=token), body, game=game,
+        s.send(registered, confirm.SUBJECT.format(token=token), body, game=game,
                    kind="confirmation")
-    s.ctx.held = True
-    s.ctx.held_mask = mapping
+    s.held = True
+    s.held_mask = mapping
     s.say(Done.SIGNON_HELD, game=game.name, power=power)
 
 
@@ -140,7 +140,7 @@ def ask_address(s: MailSession, game: Game, power: str, address: str, action: st
     text = reply_text.message(lang, key.value, game=game.name, power=power, token=token,
                           days=_days(s))
     body = reply_text.page(lang, "notice", game=game.name, text=text)
-    s.ctx.send(address, confirm.SUBJECT.format(token=token), body, game=game,
+    s.send(address, confirm.SUBJECT.format(token=token), body, game=game,
                kind="confirmation")
     s.say(Done.CONFIRM_SENT, game=game.name, address=address)
     return True
@@ -148,14 +148,14 @@ def ask_address(s: MailSession, game: Game, power: str, address: str, action: st
 
 def answer(s: MailSession) -> bool:
     """Apply the confirmation this mail answers, if it answers one; True if it did."""
-    found = confirm.find_answer(s.ctx)
+    found = confirm.find_answer(s)
     if found is None:
         return False
     s.begin(None)
     # said in the language of the word (CONFERMA: Italian), else of the request, else of the
     # game (``touch`` below): never English to everyone (issue 28)
     s.lang_hint = found.lang if found.lang != "en" else None
-    row = confirm.take(s.ctx, found.token)
+    row = confirm.take(s, found.token)
     if row is not None and s.lang_hint is None:
         asked = (row.payload or {}).get("lang")
         s.lang_hint = asked if isinstance(asked, str) else None

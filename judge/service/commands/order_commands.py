@@ -284,7 +284,7 @@ def for_command(s: MailSession, cmd: Command) -> None:
 
 def refuse_cc(s: MailSession) -> bool:
     """Seed 002: an orders mail copied to another player of the game is refused, GM told."""
-    mail = s.ctx.mail
+    mail = s.mail
     # the judge's own address is no copy: without it, a plain orders mail asks nothing more
     # (the check cost four queries per mail, issue 16)
     copied = {a.lower() for a in (*mail.to, *mail.cc)} - {mail.from_addr.lower(),

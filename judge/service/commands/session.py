@@ -73,48 +73,56 @@ class Actor:
         return self.seat.power if self.seat is not None else None
 
 
-class MailSession:
-    """What the command run of one mail adds to its ``MailContext``: who acts, what is said
-    back, what is owed to others. Sign-ons begin and end in ``signon_parts``."""
+@dataclass(eq=False)
+class MailSession(MailContext):
+    """One mail's one context: the mail and its handling (``MailContext``: its commands read
+    once, the work prepared for it, what it queued) and its command run (who acts, what is
+    said back, what is owed to others). The inbox builds it; ``start_run`` opens the run.
+    Sign-ons begin and end in ``signon_parts``."""
 
-    def __init__(self, ctx: MailContext) -> None:
-        self.ctx = ctx
-        self.parsed: ParsedMail = ctx.commands().parsed
-        self.session = ctx.session
-        self.now = ctx.now
-        self.settings = ctx.settings
-        # the one door to storage a handler has (judge.service.store)
-        self.store = Store(ctx.session)
-        self.account: Account = self.store.account_for(ctx.mail.from_addr, ctx.now,
-                                                     ctx.mail.from_name)
-        self.entries: list[ReplyEntry] = []
-        self.actor: Actor | None = None
-        self.auth_failed = False
-        self.creating: Game | None = None  # option lines after CREATE apply to this game
-        # the game this mail JOINed: a joiner has no power before START, hence no SIGNON, yet
-        # the commands about himself (SET NAME) may come in the same mail (issue 28)
-        self.joined: Game | None = None
-        self.pending_orders: list[OrderLine] = []
-        self.lang_game: Game | None = None
-        # the language a mail with no game and no keyword is answered in when something else
-        # says it (a confirmation's answer: the request's language, or CONFERMA's)
-        self.lang_hint: str | None = None
-        self.after: list[Any] = []  # callbacks run once the reply is written (copies)
-        self.requests = confirm.Requests(ctx, self.account.id)
-        self.reply_subject: str | None = None
-        self.finished = False  # set when the mail gets no reply at all
-        # the mail proved who wrote it (a right password, a confirmation's token, a relay
-        # secret): its answer is not counted in the budget strangers can fill (issue 25)
-        self.signed = False
-        self.reads_left = READS_PER_MAIL
-        # who asks and what this mail may still cost: the use cases' limits (one password
-        # check per power, the scrypt budget, the sign-ons cap) hold for the whole mail
-        self.caller = Caller(self.account, ctx.now, ctx.settings,
-                             prepared=ctx.prepared or Prepared())
-        self.address_changed = False
-        # bounded commands of other modules: name -> how many this mail used
-        self.counted_by: dict[str, int] = {}
-        self.joined_mail: dict[tuple[str, ...], JoinedMail] = {}  # see ``send_joined``
+    entries: list[ReplyEntry] = field(default_factory=list)
+    actor: Actor | None = None
+    auth_failed: bool = False
+    creating: Game | None = None  # option lines after CREATE apply to this game
+    # the game this mail JOINed: a joiner has no power before START, hence no SIGNON, yet
+    # the commands about himself (SET NAME) may come in the same mail (issue 28)
+    joined: Game | None = None
+    pending_orders: list[OrderLine] = field(default_factory=list)
+    lang_game: Game | None = None
+    # the language a mail with no game and no keyword is answered in when something else
+    # says it (a confirmation's answer: the request's language, or CONFERMA's)
+    lang_hint: str | None = None
+    after: list[Any] = field(default_factory=list)  # callbacks run once the reply is written
+    reply_subject: str | None = None
+    finished: bool = False  # set when the mail gets no reply at all
+    # the mail proved who wrote it (a right password, a confirmation's token, a relay
+    # secret): its answer is not counted in the budget strangers can fill (issue 25)
+    signed: bool = False
+    reads_left: int = READS_PER_MAIL
+    address_changed: bool = False
+    # bounded commands of other modules: name -> how many this mail used
+    counted_by: dict[str, int] = field(default_factory=dict)
+    joined_mail: dict[tuple[str, ...], JoinedMail] = field(default_factory=dict)  # send_joined
+    # set by ``start_run``: the run needs the sender's account, which the first mail creates,
+    # and a mail the inbox answers without a run (over its cap, a loop) must not create one
+    store: Store = field(init=False)  # the one door to storage a handler has
+    account: Account = field(init=False)
+    requests: confirm.Requests = field(init=False)
+    # who asks and what this mail may still cost: the use cases' limits (one password
+    # check per power, the scrypt budget, the sign-ons cap) hold for the whole mail
+    caller: Caller = field(init=False)
+
+    def start_run(self) -> None:
+        """Open the command run: the sender's account, the bounds the use cases keep."""
+        self.store = Store(self.session)
+        self.account = self.store.account_for(self.mail.from_addr, self.now, self.mail.from_name)
+        self.requests = confirm.Requests(self, self.account.id)
+        self.caller = Caller(self.account, self.now, self.settings,
+                             prepared=self.prepared or Prepared())
+
+    @property
+    def parsed(self) -> ParsedMail:
+        return self.commands().parsed
 
     # ------------------------------------------------------------ language and output
 
@@ -158,7 +166,7 @@ class MailSession:
         body = reply_text.page(lang, "notice", game=about.name if about else None,
                            text=reply_text.message(lang, key.value, **params))
         subject = reply_text.message(lang, "subject_notice", game=about.name if about else "")
-        self.ctx.send(to, subject, body, game=about)
+        self.send(to, subject, body, game=about)
 
     def reply_kind(self) -> str:
         """Which daily budget the answer counts in (``judge.service.uow``)."""
@@ -190,7 +198,7 @@ class MailSession:
     def flush_joined(self) -> None:
         joined, self.joined_mail = self.joined_mail, {}
         for part in joined.values():
-            row = self.ctx.send(part.to, part.subject, JOIN_LINE.join(part.texts),
+            row = self.send(part.to, part.subject, JOIN_LINE.join(part.texts),
                                 game=part.game, kind=part.kind)
             if row is None:
                 continue

@@ -36,7 +36,7 @@ def settle(s: MailSession) -> None:
                                power=actor.power or "GM", gm=actor.gm,
                                entries=s.render_entries(part, lang))
         subject = reply_text.message(lang, "subject_copy", game=actor.game.name)
-        s.ctx.send(address, subject, body, game=actor.game)
+        s.send(address, subject, body, game=actor.game)
     actor.first_entry = len(s.entries)
     actor.copy_to = set()
 
@@ -62,4 +62,4 @@ def finish(s: MailSession) -> None:
     s.flush_joined()
     lang = s.lang
     body = reply_text.page(lang, "reply", entries=s.render_entries(s.entries, lang))
-    s.ctx.reply(body, subject=s.reply_subject, lang=lang, kind=s.reply_kind())
+    s.reply(body, subject=s.reply_subject, lang=lang, kind=s.reply_kind())

@@ -56,5 +56,5 @@ def webhook_command(s: MailSession, cmd: Command) -> None:
         body = reply_text.page(lang, "notice", game=game.name,
                                text=reply_text.message(lang, Done.WEBHOOK_KEY.value,
                                                        game=game.name, signing_key=key))
-        s.ctx.send(to, reply_text.message(lang, "subject_notice", game=game.name), body,
+        s.send(to, reply_text.message(lang, "subject_notice", game=game.name), body,
                    game=game)

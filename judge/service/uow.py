@@ -1,8 +1,10 @@
 """The unit of work for one received mail: what a command handler sees and may do.
 
 ``IncomingMail`` is the decoded mail, free of any mail or database library types.
-``MailContext`` is the one context of a mail's handling: the mail, its commands read once
-(``commands()``), the work prepared for it, what it queued. It is handed to ``judge.service.dispatch.dispatch`` inside the one transaction
+``MailContext`` is a mail's handling: the mail, its commands read once (``commands()``), the
+work prepared for it, what it queued. The one context of a mail is its subclass
+``judge.service.commands.session.MailSession``, which adds the command run's state; the inbox
+builds it and hands it to ``judge.service.dispatch.dispatch`` inside the one transaction
 that handles the mail; everything written through ``ctx.session`` and every reply queued with
 ``ctx.reply`` / ``ctx.send`` commits together with the inbound row being marked done, or not
 at all.

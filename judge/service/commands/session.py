@@ -1,4 +1,5 @@
-"""One mail's command session: who is acting, what was said back, copies owed to others.
+"""One mail's one context (``MailSession``): its handling and its command run, who is acting,
+what was said back, copies owed to others.
 
 Replies are collected as ``(key, params)`` and rendered at the end, in the language of the game
 the mail dealt with (else the language its keywords were written in), so that a mail that

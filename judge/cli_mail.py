@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import logging
 import sys
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from judge.logfilter import quiet_chatter, rate_limit_logging
@@ -17,6 +19,7 @@ from judge.settings import Settings, load
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service.auth import configure
 
     settings = load(getattr(args, "config", None))
@@ -34,6 +37,7 @@ def _logging(settings: Settings) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.app import serve as run_app
 
     settings = _settings(args)
@@ -42,6 +46,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def retry_failed(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage import Database
 
     settings = _settings(args)
@@ -54,6 +59,7 @@ def retry_failed(args: argparse.Namespace) -> int:
 
 
 def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service.inbox import retry_failed as requeue
 
     db.migrate()
@@ -75,6 +81,7 @@ def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
 
 
 def outbox(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage import Database
 
     settings = _settings(args)
@@ -93,6 +100,7 @@ def outbox(args: argparse.Namespace) -> int:
 
 
 def _outbox_list(db: Any, args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage.mailrepo import list_outbound
 
     with db.session() as session:
@@ -110,8 +118,7 @@ def _outbox_list(db: Any, args: argparse.Namespace) -> int:
 def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
     """``judge outbox retry [ID ...] [--dead]``: dead outbound mail back in the queue, due
     now with its tries reset (a running judge sends it within its poll interval)."""
-    from datetime import UTC, datetime
-
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage.mailrepo import requeue_dead_outbound
 
     if not args.ids and not args.dead:
@@ -131,8 +138,7 @@ def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
 def send(args: argparse.Namespace) -> int:
     """``judge send [FILE]``: one mail into a running judge (see judge/mail/inject.py); with
     ``outbox_maildir`` set, waits for the judge's answer there and prints it."""
-    import time
-
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.mail.inject import InjectError, compose, deliver, envelope_sender
     from judge.mail.maildir import mark_read, readable, reply_to
 
@@ -175,6 +181,7 @@ def send(args: argparse.Namespace) -> int:
 
 def read(args: argparse.Namespace) -> int:
     """``judge read``: the mail the judge wrote to ``outbox_maildir`` since the last look."""
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.mail.maildir import every_message, mark_read, readable, unread
 
     settings = load(getattr(args, "config", None))

@@ -11,6 +11,7 @@ from typing import Any
 
 
 def _database(args: argparse.Namespace) -> Any:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.settings import load
     from judge.storage import Database
 
@@ -20,6 +21,7 @@ def _database(args: argparse.Namespace) -> Any:
 
 
 def export(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service import mila
 
     db = _database(args)
@@ -40,6 +42,7 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service import mila
 
     try:

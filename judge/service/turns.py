@@ -34,7 +34,7 @@ from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot, SeatStatus
-from judge.service import announce, deadlines, gamelog, rendering, webhooks
+from judge.service import announce, computer_phase, deadlines, gamelog, rendering, webhooks
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
@@ -47,7 +47,7 @@ from judge.service.snapshot_rows import (
     turn_state,
 )
 from judge.settings import Settings
-from judge.storage import recordrepo
+from judge.storage import Session, recordrepo
 from judge.storage.gamerepo import (
     audit,
     current_orders,
@@ -59,8 +59,6 @@ from judge.storage.gamerepo import (
 from judge.storage.models import Game, Seat, Turn
 from judge.storage.playrepo import turn_by_phase, votes
 from judge.storage.turnrepo import lock_game as lock_game_row
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 # how a generated order is labelled in the bulletin
 _SOURCE = {
@@ -324,9 +322,6 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
 
 def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                 submitted: dict[str, list[str]], decision: Decision) -> TurnReport:
-    # computer powers call the use cases, which call this module: imported when used
-    from judge.service import computer
-
     if decision.suspend_until is not None:  # issue 30: a suspension never ends on a day off
         decision = replace(decision, suspend_until=deadlines.off_days_settled(
             game, decision.suspend_until))
@@ -340,10 +335,10 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)
-    computer.mark_sources(session, game, decision.orders, sources)
+    computer_phase.mark_sources(session, game, decision.orders, sources)
     _count_records(session, game, snapshot_position, submitted, decision)
     notices = _apply_seats(session, game, decision)
-    solo = computer.solo_notice(game, adj.position)
+    solo = computer_phase.solo_notice(game, adj.position)
     if solo is not None:
         notices.append(Notice("solo_won", solo))
     record = _record(before, after, adj, sources)
@@ -413,8 +408,8 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     audit(session, now, "turn.adjudicated", game.id, phase=phase, next_phase=next_phase,
           why=decision.why.value)
     session.flush()
-    computer.phase_played(session, game, snapshot_position, decision.orders, adj.position,
-                          now, settings)
+    computer_phase.phase_played(session, game, snapshot_position, decision.orders,
+                                adj.position, now, settings)
     if ended is not None:
         finish_game(session, game, now, settings, ended)
     else:
@@ -425,7 +420,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
         # orders stored later, the computer powers' below included, add their own look.
         look = immediate or bool(current_orders_by_power(session, game.id, next_phase))
         deadlines.schedule(session, game, next_phase, due_at, now, look=look)
-        computer.phase_started(session, game, now, settings)
+        computer_phase.phase_started(session, game, now, settings)
     rendering.hold_rest(session, job, game)
     return TurnReport("adjudicated", decision.why.value, phase, next_phase,
                       pending=(job.event, job.language, job.view))
@@ -478,11 +473,9 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
     session.flush()
     due_at = deadlines.next_deadline(game, phase, now)
     deadlines.schedule(session, game, phase, due_at, now)
-    from judge.service import computer  # see _adjudicate
-
     # the promise ledger and trust go back with the board, in this same transaction
-    computer.rolled_back(session, game, phase, [t.phase for t in undone])
-    computer.phase_started(session, game, now, settings)
+    computer_phase.rolled_back(session, game, phase, [t.phase for t in undone])
+    computer_phase.phase_started(session, game, now, settings)
     return TurnReport("rolled_back", "gm", phase, phase)
 
 

@@ -12,10 +12,13 @@ import logging
 import sys
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.logfilter import quiet_chatter, rate_limit_logging
 from judge.settings import Settings, load
+
+if TYPE_CHECKING:  # the handlers load storage when they run (see judge.cli)
+    from judge.storage import Database
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -58,7 +61,7 @@ def retry_failed(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
+def _retry_failed(db: Database, settings: Settings, args: argparse.Namespace) -> int:
     # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service.inbox import retry_failed as requeue
 
@@ -99,7 +102,7 @@ def outbox(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def _outbox_list(db: Any, args: argparse.Namespace) -> int:
+def _outbox_list(db: Database, args: argparse.Namespace) -> int:
     # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage.mailrepo import list_outbound
 
@@ -115,7 +118,7 @@ def _outbox_list(db: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
+def _outbox_retry(db: Database, args: argparse.Namespace) -> int:
     """``judge outbox retry [ID ...] [--dead]``: dead outbound mail back in the queue, due
     now with its tries reset (a running judge sends it within its poll interval)."""
     # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)

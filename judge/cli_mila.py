@@ -7,10 +7,13 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the handlers load storage when they run (see judge.cli)
+    from judge.storage import Database
 
 
-def _database(args: argparse.Namespace) -> Any:
+def _database(args: argparse.Namespace) -> Database:
     # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.settings import load
     from judge.storage import Database

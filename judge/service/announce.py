@@ -16,13 +16,12 @@ from judge.service import webhooks
 from judge.service.header_safety import addr_spec
 from judge.service.uow import outbound_row
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.gamerepo import seats
 from judge.storage.mailrepo import enqueue_outbound
 from judge.storage.models import Game, OutboundMail, Seat
 from judge.storage.playrepo import addresses_of_accounts
 from judge.storage.turnrepo import account_address
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 
 def game_info(game: Game, settings: Settings) -> GameInfo:

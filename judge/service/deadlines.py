@@ -18,20 +18,18 @@ minimum hours, a clock time, days off) is pure: ``judge.rules.deadline_clock``.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.adjudicator.phase import Phase
 from judge.rules.deadline_clock import DeadlineRule, deadline_after, settle
 from judge.rules.deadline_clock import wall_clock_after as wall_clock_after
+from judge.storage import Session
 from judge.storage.claimrepo import EARLY, add_early_row, open_early_row
 from judge.storage.gamerepo import due_deadlines
 from judge.storage.gamerepo import next_deadline as earliest_row
 from judge.storage.models import Deadline, Game
 from judge.storage.playrepo import open_deadlines
 from judge.storage.turnrepo import close_deadlines
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 REMINDER_BEFORE = timedelta(hours=24)
 

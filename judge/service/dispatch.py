@@ -19,26 +19,25 @@ The command language is ``judge.parsing.commands``; the handlers are
 
 from __future__ import annotations
 
-from typing import Any
-
 from judge.service.caller import Prepared
 from judge.service.commands import mail_secrets, prepare_mail, reply_language_of, run
 from judge.service.uow import IncomingMail, MailContext
 from judge.settings import Settings
+from judge.storage import Session
 
 
 def dispatch(ctx: MailContext) -> None:
     run(ctx)
 
 
-def prepare(session: Any, mail: IncomingMail, settings: Settings) -> Prepared:
+def prepare(session: Session, mail: IncomingMail, settings: Settings) -> Prepared:
     """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
     session before its write transaction; ``dispatch`` then finds the results in
     ``MailContext.prepared``."""
     return prepare_mail(session, mail, settings)
 
 
-def reply_language(session: Any, mail: IncomingMail) -> str:
+def reply_language(session: Session, mail: IncomingMail) -> str:
     """The language to answer ``mail`` in when its handling could not say (it failed)."""
     return reply_language_of(session, mail)
 

@@ -38,7 +38,7 @@ from judge.rules.option_registry import OptionType, shown_options
 from judge.rules.options import GameOptions, RuleSet
 from judge.service import deadlines, snapshot_rows
 from judge.settings import Settings
-from judge.storage import gamerepo, playrepo
+from judge.storage import Session, gamerepo, playrepo
 from judge.storage.models import Account, Game, Seat, default_game_options
 
 GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
@@ -90,7 +90,7 @@ def observers(game: Game) -> list[str]:
     return list(options(game).get("observers", []))
 
 
-def create_game(session: Any, name: str, password_hash: str, gm: Account, language: str,
+def create_game(session: Session, name: str, password_hash: str, gm: Account, language: str,
                 now: datetime) -> Game:
     first = installed_variant(DEFAULT_VARIANT)  # until the GM's VARIANT or PLAYERS line
     game = Game(name=name, variant=first.name, status="forming", language=language,
@@ -164,17 +164,17 @@ def is_assigned(seat: Seat) -> bool:
     return not seat.power.startswith(PLACEHOLDER)
 
 
-def assigned_seats(session: Any, game: Game) -> list[Seat]:
+def assigned_seats(session: Session, game: Game) -> list[Seat]:
     return [s for s in gamerepo.seats(session, game.id) if is_assigned(s)]
 
 
-def playing_seats(session: Any, game: Game) -> list[Seat]:
+def playing_seats(session: Session, game: Game) -> list[Seat]:
     """Seats whose player still takes part (receives press, votes, may be CC'd)."""
     return [s for s in assigned_seats(session, game)
             if s.account_id is not None and s.status not in ("eliminated", "vacant")]
 
 
-def address_of_account(session: Any, account_id: int | None) -> str | None:
+def address_of_account(session: Session, account_id: int | None) -> str | None:
     if account_id is None:
         return None
     account = session.get(Account, account_id)
@@ -198,14 +198,14 @@ def relay_address(game: Game, target: str, reader: Seat, settings: Settings) -> 
     return f"{game.name}-{target.lower()}-{relay_secret(reader)}@{settings.domain}"
 
 
-def public_address(session: Any, game: Game, seat: Seat, settings: Settings) -> str:
+def public_address(session: Session, game: Game, seat: Seat, settings: Settings) -> str:
     """The address others may see for a seat: the anonymous one in a blind game."""
     if is_blind(game):
         return anon_address(game, seat.power, settings)
     return address_of_account(session, seat.account_id) or "-"
 
 
-def sees_addresses(session: Any, game: Game, viewer_id: int | None) -> bool:
+def sees_addresses(session: Session, game: Game, viewer_id: int | None) -> bool:
     """Whether the account ``viewer_id`` (who asked) may see the players' real addresses
     (issue 25): the game's GM always; another player of the game only in a white-press game
     (where press shows them anyway); a stranger never; nobody in a blind game, where the
@@ -219,7 +219,7 @@ def sees_addresses(session: Any, game: Game, viewer_id: int | None) -> bool:
         s.account_id == viewer_id for s in playing_seats(session, game))
 
 
-def address_shown(session: Any, game: Game, seat: Seat, settings: Settings,
+def address_shown(session: Session, game: Game, seat: Seat, settings: Settings,
                   sees: bool, viewer_id: int | None) -> str:
     """A seat's address as shown to a viewer (``sees_addresses``): empty when hidden."""
     if is_blind(game) or sees or (viewer_id is not None and viewer_id == seat.account_id):
@@ -227,7 +227,7 @@ def address_shown(session: Any, game: Game, seat: Seat, settings: Settings,
     return ""
 
 
-def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
+def seat_of_address(session: Session, game: Game, address: str) -> Seat | None:
     account = playrepo.account_by_address(session, address)
     if account is None:
         return None
@@ -235,7 +235,7 @@ def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
     return found[0] if found else None
 
 
-def player_addresses(session: Any, game: Game) -> dict[str, str]:
+def player_addresses(session: Session, game: Game) -> dict[str, str]:
     """Lower-cased real address -> power, for every playing seat (the CC check)."""
     seats = playing_seats(session, game)
     # one query for the accounts, not one per seat: every orders mail copied to anyone (the
@@ -250,7 +250,7 @@ def player_addresses(session: Any, game: Game) -> dict[str, str]:
     return result
 
 
-def gm_address(session: Any, game: Game) -> str | None:
+def gm_address(session: Session, game: Game) -> str | None:
     return address_of_account(session, game.gm_account_id)
 
 
@@ -276,7 +276,7 @@ class StartRefused(ValueError):
     pass
 
 
-def start_game(session: Any, game: Game, now: datetime, seed: int | None = None) -> dict[str, str]:
+def start_game(session: Session, game: Game, now: datetime, seed: int | None = None) -> dict[str, str]:
     """Assign the powers, set the opening position and the first deadline.
 
     Returns power -> seat placeholder. The generator's seed and every lot drawn are recorded in

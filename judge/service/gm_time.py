@@ -10,16 +10,14 @@ resumes the game then (``judge.service.wakeups``) exactly as the GM's RESUME wou
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from judge.rules.gm_clock import ClockUse, Limits, extended, pause_allowance, paused
 from judge.service import announce, deadlines, games
 from judge.service.commands import reply_text
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.gamerepo import audit
 from judge.storage.models import Deadline, Game
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 RESUME = "resume"  # the deadline-table kind of a pause's end
 # a resumed game's deadline is never less than a day away, so players can react to the news

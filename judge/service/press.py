@@ -149,6 +149,7 @@ def relay_anonymous(s: MailSession) -> bool:
     if not targets:
         return False
     game = s.session.get(Game, targets[0].game_id)
+    assert game is not None  # a seat's game (a foreign key)
     s.touch(game)
     s.begin(None)
     targets = [t for t in targets if t.game_id == game.id]

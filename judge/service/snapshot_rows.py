@@ -25,6 +25,7 @@ from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
 from judge.rules.options import EndConditions, GameOptions, RuleSet
 from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
+from judge.storage import Session
 from judge.storage.gamerepo import current_orders_by_power, seats
 from judge.storage.models import Game
 from judge.storage.models import Seat as SeatRow
@@ -32,7 +33,6 @@ from judge.storage.playrepo import votes_of_kinds
 
 log = logging.getLogger(__name__)
 
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 STATE_KEY = "turn_state"
 LOT_KEY = "lot_record"  # seed 001's two-player lot: seed, seats, the winner, who Italy joins
 

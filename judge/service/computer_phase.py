@@ -35,8 +35,8 @@ BROADCAST = "*"
 
 def solo_options(game: Game) -> dict[str, Any] | None:
     """The BOTS option of a solo game (``{"power": chosen or None, "human": power}``)."""
-    value = games.options(game).get("bots")
-    return dict(value) if isinstance(value, dict) else None
+    value = games.chosen(game).bots
+    return None if value is None else dict(value)
 
 
 def computer_powers(session: Session, game: Game) -> dict[str, str]:

@@ -41,7 +41,7 @@ def scores(end: GameEnd, system: str = "hundred") -> dict[str, object]:
 
 
 def scoring_of(game: Game) -> str:
-    return str(games.options(game).get("scoring", "hundred"))
+    return games.chosen(game).scoring
 
 
 def position_scores(game: Game, centers: dict[str, int]) -> dict[str, object]:

@@ -52,9 +52,15 @@ def valid_game_name(name: str) -> bool:
 
 
 def options(game: Game) -> dict[str, Any]:
+    """The stored dict with CREATE's values for what is missing: for the option setters, which
+    change it (an option is read with ``chosen``, the judge's bookkeeping from the dict)."""
     merged = default_game_options()
     merged.update(game.options or {})
     return merged
+
+
+# a game's options as one typed value (judge.rules.chosen_options)
+chosen = snapshot_rows.chosen
 
 
 def update_options(game: Game, **changes: Any) -> None:
@@ -75,15 +81,15 @@ def drop_absences(game: Game, account_id: int | None) -> None:
 
 def rule_options(game: Game) -> GameOptions:
     # one reading of the option dict for the whole judge (the turns code uses the same)
-    return snapshot_rows.game_options(options(game))
+    return snapshot_rows.game_options(chosen(game))
 
 
 def is_blind(game: Game) -> bool:
-    return bool(options(game).get("blind"))
+    return chosen(game).blind
 
 
 def press_mode(game: Game) -> str:
-    return str(options(game).get("press", "white"))
+    return chosen(game).press
 
 
 def observers(game: Game) -> list[str]:
@@ -141,7 +147,7 @@ def describe_options(game: Game) -> dict[str, Any]:
     the option registry shows for the game's rule set."""
     opts = options(game)
     shown: dict[str, Any] = {}
-    for spec in shown_options(RuleSet(opts.get("rules", "italian"))):
+    for spec in shown_options(chosen(game).rules):
         if spec.key == "language":
             shown["language"] = game.language
         elif spec.key == "variant":
@@ -259,13 +265,12 @@ def gm_address(session: Session, game: Game) -> str | None:
 
 def late_balance(game: Game, seat: Seat) -> LateBalance:
     """Days left = the game's bonus - days spent (a GM grant lowers the count spent)."""
-    opts = options(game)
-    return LateBalance(days_left=int(opts["late_bonus_days"]) - seat.late_days_used,
+    return LateBalance(days_left=chosen(game).late_bonus_days - seat.late_days_used,
                        used_this_turn=seat.late_days_this_turn)
 
 
 def store_late_balance(game: Game, seat: Seat, balance: LateBalance) -> None:
-    seat.late_days_used = int(options(game)["late_bonus_days"]) - balance.days_left
+    seat.late_days_used = chosen(game).late_bonus_days - balance.days_left
     seat.late_days_this_turn = balance.used_this_turn
 
 
@@ -293,8 +298,9 @@ def start_game(session: Session, game: Game, now: datetime, seed: int | None = N
     # games for two to four players is several powers, labelled "AUSTRIA+ENGLAND+GERMANY"
     labels = {seat_label(seat): seat for seat in variant.seats}
     # a BOTS game whose creator named his power: the preferences give it to him
-    chosen = (options(game).get("bots") or {}).get("power")
-    if options(game)["assignment"] == "preferences" or chosen:
+    picked = chosen(game)
+    named = (picked.bots or {}).get("power")
+    if picked.assignment == "preferences" or named:
         wishes = {s.power: seat_ranking(list(s.preferences or []), variant.seats) for s in seats}
         assignment = assign_by_preference(wishes, chooser, list(labels))
     else:
@@ -315,7 +321,7 @@ def start_game(session: Session, game: Game, now: datetime, seed: int | None = N
             session.add(extra)
             _take_power(extra, game, power)
             given[power] = placeholder
-    record = {"seed": seed, "method": options(game)["assignment"],
+    record = {"seed": seed, "method": picked.assignment,
               "players": {p: by_name[p].account_id for p in by_name},
               "powers": dict(assignment.powers),
               "lots": [asdict(lot) for lot in assignment.lots]}

@@ -10,6 +10,7 @@ resumes the game then (``judge.service.wakeups``) exactly as the GM's RESUME wou
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Literal
 
 from judge.rules.gm_clock import ClockUse, Limits, extended, pause_allowance, paused
 from judge.service import announce, deadlines, games
@@ -24,8 +25,10 @@ RESUME = "resume"  # the deadline-table kind of a pause's end
 RESUME_AT_LEAST = timedelta(hours=24)
 
 
-def limits(game: Game, key: str) -> Limits:
-    return Limits.from_option(games.options(game).get(key))
+def limits(game: Game, key: Literal["extension_limit", "pause_limit"]) -> Limits:
+    options = games.chosen(game)
+    return Limits.from_option(options.extension_limit if key == "extension_limit"
+                              else options.pause_limit)
 
 
 def use(game: Game) -> ClockUse:

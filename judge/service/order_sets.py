@@ -41,7 +41,7 @@ class OrdersOutcome:
 
 def orders_key(game: Game, power: str, lines: Sequence[str]) -> OrdersKey:
     """What reading ``lines`` as ``power``'s orders depends on (a prepared parse's key)."""
-    return (game.id, game.phase, power, game.language, str(games.options(game)["rules"]),
+    return (game.id, game.phase, power, game.language, str(games.chosen(game).rules),
             tuple(lines))
 
 

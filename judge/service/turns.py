@@ -39,6 +39,7 @@ from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
     build_snapshot,
+    chosen,
     game_options,
     lot_joins,
     rules_status,
@@ -249,7 +250,7 @@ def _move_deadline(session: Session, game: Game, now: datetime, settings: Settin
     deadlines.schedule(session, game, game.phase, due, now)
     view = notice_view(announce.game_info(game, settings), game.phase, notices,
                        deadline=due,
-                       seats=announce.seat_infos(_seat_rows(session, game), game.options))
+                       seats=announce.seat_infos(_seat_rows(session, game), chosen(game)))
     subject, body = announce.broadcast(session, settings, now, game, "notice", view)
     announce.tell_club_list(session, settings, now, game, game.phase, notices,
                             due)
@@ -314,7 +315,7 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
                              snapshot.options.builds), snapshot.variant)
     record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
     view = results_view(announce.game_info(game, settings), record, preview=True,
-                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
+                        seats=announce.seat_infos(_seat_rows(session, game), chosen(game)))
     subject, body = render("results", announce.game_info(game, settings).language, view)
     return TurnReport("preview", decision.why.value, game.phase, str(adj.position.phase),
                       subject, body)
@@ -329,9 +330,9 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
     variant = game_variant(game)
-    chosen = game_options(game.options)
+    rules = game_options(chosen(game))
     adj = adjudicate(snapshot_position, dict(decision.orders),
-                     Options(chosen.removal_distance, lot_joins(game), chosen.builds),
+                     Options(rules.removal_distance, lot_joins(game), rules.builds),
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)
@@ -346,7 +347,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # adjustments, and announced in this bulletin, before anyone orders for Italy
     notices += draw_lot(session, game, adj.position.phase, now)
 
-    ended: GameEnd | None = check_end(adj.position, game_options(game.options).end, now,
+    ended: GameEnd | None = check_end(adj.position, game_options(chosen(game)).end, now,
                                       variant=variant, joins=lot_joins(game))
     next_phase = str(adj.position.phase)
     suspended = decision.suspend_until is not None
@@ -361,7 +362,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     immediate = ended is None and not suspended and not any(
         rules_status(s)[0].value == "active" and needs_orders(adj.position, s.power)
         for s in seat_rows)
-    view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
+    view = results_view(info, record, seats=announce.seat_infos(seat_rows, chosen(game)),
                         notices=notices, deadline=None if immediate else due_at,
                         finished=ended is not None, immediate=immediate)
     turn = Turn(

@@ -167,7 +167,7 @@ def join_game(session: Session, caller: Caller, game_name: str, password: str,
     if len(seats) >= needed:
         raise Denied(CommandRefusal.GAME_FULL, game, game=game.name)
     _confirmed(caller, game)
-    minimum = games.options(game).get("min_reliability")
+    minimum = games.chosen(game).min_reliability
     if minimum is not None:
         # issue 30: the GM asks for reliable players (a newcomer has no record to fail)
         mine = recordrepo.records(session, [player.id]).get(player.id, Record())

@@ -18,13 +18,14 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
+from judge.rules.chosen_options import ChosenOptions
 from judge.storage.database import Database
 from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
 from judge.storage.recordrepo import records
 
 
 def _blind(game: Game) -> bool:
-    return bool((game.options or {}).get("blind", False))
+    return ChosenOptions.read(game.options or {}).blind
 
 
 def _players(session: Session, game: Game) -> list[dict[str, Any]] | None:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+from functools import cache
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.geography import Board
-from judge.adjudicator.orders import Hold, Move, Order, SupportHold, SupportMove
+from judge.adjudicator.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from judge.adjudicator.outcomes import Options
-from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bots.baseline import Legal
@@ -39,7 +40,11 @@ INVADED = 1.5  # after the Spring: another power's unit on one of our centres
 EXPOSED = 0.6  # after the Spring: an own centre another power can reach and no own unit can
 LOST = 1.2  # an own unit dislodged
 STRUCK = 0.3  # another power's unit dislodged
-BUDGET = 240  # trial adjudications per movement decision (a count: reproducible)
+# trial adjudications per movement decision, counted in units adjudicated (a trial of a
+# 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
+# one that a large map's bigger neighbourhoods spend in fewer, dearer trials
+BUDGET = 5000
+LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
 
 
@@ -59,32 +64,76 @@ def score(
     """The searching power's outcome of one trial adjudication (higher is better)."""
     units = after.units
     fall = before.phase.season_rank == 1
-    centres = capture_centers(variant.board, units, after.centers) if fall else after.centers
+    centres = after.centers
+    supply = view.supply_centers
     value = 0.0
+    held = sum(1 for owner in centres.values() if owner == power)
     guarded: set[str] = set()
     reached: set[str] = set()
     for prov, unit in units.items():
+        owner = centres.get(prov) if prov in supply else None
         if unit.power == power:
             value += valuation.of(unit.type.value, unit.location) / norm
+            if prov in supply and owner != power:
+                if fall:
+                    held += 1  # taken as the year ends
+                else:
+                    value += OCCUPIED
             if not fall:
                 guarded.add(prov)
                 guarded.update(view.reach(unit.type.value, unit.location))
-                if prov in view.supply_centers and centres.get(prov) != power:
-                    value += OCCUPIED
-        elif not fall:
-            if centres.get(prov) == power:
-                value -= INVADED
-            reached.update(view.reach(unit.type.value, unit.location))
+        else:
+            if owner == power:
+                if fall:
+                    held -= 1  # lost as the year ends
+                else:
+                    value -= INVADED
+            if not fall:
+                reached.update(view.reach(unit.type.value, unit.location))
     if not fall:
         # an own centre the Fall could take for nothing
         value -= EXPOSED * sum(
-            1
-            for sc, owner in centres.items()
+            1 for sc, owner in centres.items()
             if owner == power and sc in reached and sc not in guarded
         )
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
-    return value + CENTRE * sum(1 for p in centres.values() if p == power)
+    return value + CENTRE * held
+
+
+@cache
+def _neighbours(view: MapView) -> dict[str, frozenset[str]]:
+    """Province -> the provinces a unit there (army or fleet, any coast) moves or supports to."""
+    out: dict[str, set[str]] = {}
+    for prov, targets in view.army_moves.items():
+        out.setdefault(prov, set()).update(targets)
+    for loc, provinces in view.fleet_reach.items():
+        out.setdefault(view.province_of(loc), set()).update(provinces)
+    return {prov: frozenset(targets) for prov, targets in out.items()}
+
+
+def neighbourhood(view: MapView, position: Position, power: str) -> frozenset[str]:
+    """The provinces within ``LOCAL`` steps of the power's units and centres: units further
+    away can neither reach nor support into a place next to its units (the other powers'
+    likely orders carry no convoys), so the trials leave them out."""
+    graph = _neighbours(view)
+    seen = {prov for prov, unit in position.units.items() if unit.power == power}
+    seen |= {sc for sc, owner in position.centers.items() if owner == power}
+    edge = set(seen)
+    for _ in range(LOCAL):
+        edge = {t for prov in edge for t in graph.get(prov, ())} - seen
+        seen |= edge
+    return frozenset(seen)
+
+
+def _inside(order: Order, local: frozenset[str]) -> bool:
+    if _province(order.location) not in local:  # type: ignore[union-attr]
+        return False
+    if isinstance(order, SupportHold | SupportMove):
+        return _province(order.supported) in local
+    if isinstance(order, Convoy):
+        return _province(order.army) in local
+    return True
 
 
 class _Trials:
@@ -105,9 +154,16 @@ class _Trials:
     ) -> None:
         self.variant = variant
         self.view = view
-        self.position = position
+        local = neighbourhood(view, position, power)
+        self.position = replace(
+            position, units={p: u for p, u in position.units.items() if p in local}
+        )
         self.power = power
-        self.replies = replies or ({},)
+        self.replies = [
+            {other: [o for o in given if _inside(o, local)] for other, given in reply.items()}
+            for reply in replies
+        ] or [{}]
+        self.cost = max(len(self.position.units), 1) * len(self.replies)
         self.valuation = valuation
         self.risk = risk
         self.options = options
@@ -117,7 +173,7 @@ class _Trials:
         self.norm = 1.0
 
     def affordable(self) -> bool:
-        return self.left >= len(self.replies)
+        return self.left >= self.cost
 
     def value(self, orders: Mapping[str, Order]) -> float:
         key = frozenset(orders.values())
@@ -136,11 +192,22 @@ class _Trials:
                 score(self.variant, self.view, self.position, after, self.power,
                       self.valuation, self.norm)
             )
-        self.left -= len(self.replies)
+        self.left -= self.cost
         mean = sum(scores) / len(scores)
         total = self.risk * mean + (1.0 - self.risk) * min(scores)
         self.memo[key] = total
         return total
+
+
+def _backings(legal: Legal) -> dict[tuple[str, str], list[SupportMove]]:
+    """(mover, target) -> the own supports for that move, by supporter location (made once a
+    decision: a fleet on a large map lists hundreds of orders)."""
+    out: dict[tuple[str, str], list[SupportMove]] = {}
+    for loc in sorted(legal):
+        for order in legal[loc]:
+            if isinstance(order, SupportMove):
+                out.setdefault((order.supported, order.target), []).append(order)
+    return out
 
 
 def _alternatives(
@@ -151,6 +218,7 @@ def _alternatives(
     position: Position,
     power: str,
     fixed: Collection[str],
+    backings: Mapping[tuple[str, str], list[SupportMove]],
 ) -> list[dict[str, Order]]:
     """Changes to try for the unit at ``loc``: location -> new order (one or two units)."""
     unit = position.units.get(_province(loc))
@@ -171,13 +239,11 @@ def _alternatives(
             foe = position.units.get(dest)
             if dest in valuation.base or (foe is not None and foe.power != power):
                 found = 0
-                for other in sorted(legal):
-                    if other == loc or other in fixed or found >= SUPPORTERS:
+                for backing in backings.get((loc, order.target), ()):
+                    if backing.location in fixed or found >= SUPPORTERS:
                         continue
-                    backing = _support(legal[other], loc, order.target)
-                    if backing is not None:
-                        supported.append({loc: order, other: backing})
-                        found += 1
+                    supported.append({loc: order, backing.location: backing})
+                    found += 1
         elif isinstance(order, SupportHold):
             mate = own.get(_province(order.supported))
             if mate is None or mate == loc or isinstance(chosen.get(mate), Move):
@@ -196,13 +262,6 @@ def _alternatives(
             singles.append((1.0, order))
     singles.sort(key=lambda item: -item[0])
     return [{loc: o} for _, o in singles] + supported
-
-
-def _support(orders: Sequence[Order], mover: str, target: str) -> Order | None:
-    for order in orders:
-        if isinstance(order, SupportMove) and order.supported == mover and order.target == target:
-            return order
-    return None
 
 
 def improve(
@@ -246,13 +305,15 @@ def improve(
             best, best_value = by_loc, value
     assert best is not None
     improved = True
+    backings = _backings(legal)
     while improved and trials.affordable():
         improved = False
         locations = sorted(loc for loc in best if loc not in fixed)
         rng.shuffle(locations)
         for loc in locations:
             top: tuple[float, dict[str, Order]] | None = None
-            for change in _alternatives(loc, best, legal, valuation, position, power, fixed):
+            for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
+                                       backings):
                 if not trials.affordable():
                     break
                 trial = dict(best)

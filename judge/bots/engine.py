@@ -186,7 +186,7 @@ def bot_orders(
              if o.location in legal and o in legal[o.location]}  # type: ignore[union-attr]
     return improve(
         v, view, position, power, legal, candidates, replies, valuation, character.risk, rng,
-        options, b, fixed,
+        options, b, fixed, avoid,
     )
 
 

@@ -219,6 +219,7 @@ def _alternatives(
     power: str,
     fixed: Collection[str],
     backings: Mapping[tuple[str, str], list[SupportMove]],
+    avoid: Collection[str],
 ) -> list[dict[str, Order]]:
     """Changes to try for the unit at ``loc``: location -> new order (one or two units)."""
     unit = position.units.get(_province(loc))
@@ -232,8 +233,10 @@ def _alternatives(
         if isinstance(order, Hold):
             singles.append((valuation.of(kind, loc), order))
         elif isinstance(order, Move):
-            if order.via_convoy:
-                continue  # a convoy needs its fleets: the engine's candidates carry those
+            if order.via_convoy or _province(order.target) in avoid:
+                # a convoy needs its fleets (the engine's candidates carry those); a place
+                # promised to another power is not entered
+                continue
             singles.append((valuation.of(kind, order.target), order))
             dest = _province(order.target)
             foe = position.units.get(dest)
@@ -278,12 +281,14 @@ def improve(
     options: Options | None = None,
     board: Board | None = None,
     fixed: Collection[str] = (),
+    avoid: Collection[str] = (),
     budget: int = BUDGET,
 ) -> list[Order]:
     """The best order set found within ``budget`` trial adjudications.
 
     ``options`` and ``board``: the phase's (``engine.phase_rules``). ``fixed``: locations whose
-    orders stay as the candidates give them (promised to another power).
+    orders stay as the candidates give them (promised to another power); ``avoid``: provinces
+    promised not to be entered (the candidates keep out of them already).
     """
     trials = _Trials(variant, view, position, power, replies, valuation, risk,
                      options or Options(), board, budget)
@@ -313,7 +318,7 @@ def improve(
         for loc in locations:
             top: tuple[float, dict[str, Order]] | None = None
             for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
-                                       backings):
+                                       backings, avoid):
                 if not trials.affordable():
                     break
                 trial = dict(best)

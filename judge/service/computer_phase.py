@@ -15,15 +15,18 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import Order
+from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.bots.diplomat import Letter, render_letter
+from judge.bots.draws import wants_draw
 from judge.bulletins.views import letters_view
 from judge.rules.due import needs_orders
 from judge.rules.game_end import solo_won
-from judge.service import announce, games, order_sets
+from judge.service import announce, draw_vote, games, order_sets
 from judge.settings import Settings
-from judge.storage import Session, botrepo
+from judge.storage import Session, botrepo, gamerepo, playrepo
 from judge.storage.models import Game, Press
 
 SOURCE = "computer"  # how a computer power's order is marked in bulletins and the archive
@@ -75,7 +78,43 @@ def phase_started(session: Session, game: Game, now: datetime, settings: Setting
         order_sets.submit_orders(session, game, power, [str(o) for o in orders], now,
                                by_account_id=None)
     botrepo.save_council(session, game.id, council)
+    vote_draws(session, game, position, now, council.characters)
     send_letters(session, game, now, settings, letters)
+
+
+def vote_draws(session: Session, game: Game, position: Position, now: datetime,
+               people: Mapping[str, str]) -> None:
+    """Once a year, as the Spring starts: each computer power votes a draw when the game has
+    stalled and nobody can win it (``draws.wants_draw``), and withdraws its vote when that no
+    longer holds, through the use case a player's DRAW and NODRAW go through; the game ends
+    as any game does once every survivor's vote is in."""
+    if not position.phase.is_movement or position.phase.season_rank != 0 or not people:
+        return
+    history = centre_history(session, game)
+    victory = games.rule_options(game).end.solo_centers or games.game_variant(game).victory
+    cast = {v.voter_power for v in playrepo.votes(session, game.id, kind="draw")}
+    for power in sorted(people):
+        seat = playrepo.seat_by_power(session, game.id, power)
+        if seat is None or seat.account_id is not None:
+            continue  # a seat a person took back
+        want = wants_draw(history, power, victory)
+        if want != (power in cast):
+            draw_vote.vote_draw(session, game, seat, now, want)
+
+
+def centre_history(session: Session, game: Game) -> list[dict[str, str]]:
+    """The supply centres' owners at the start of the game and at the end of each game year
+    played since (the turns kept for the archive; a ROLLBACK removes its turns)."""
+    variant = games.game_variant(game)
+    history: list[dict[str, str]] = []
+    for turn in gamerepo.turns(session, game.id):
+        if not history:
+            history.append(dict(position_from_json(turn.position_before, variant).centers))
+        before = Phase.parse(str(turn.position_before["phase"])).year
+        if Phase.parse(str(turn.position_after["phase"])).year != before:
+            # the year changed: its centres are counted
+            history.append(dict(position_from_json(turn.position_after, variant).centers))
+    return history
 
 
 def phase_played(session: Session, game: Game, before: Position,

@@ -24,6 +24,7 @@ from judge.rules.reliability import Record
 from judge.service import games, lockout, turns, webhooks
 from judge.service.answers import CommandRefusal, Done
 from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, Prepared
+from judge.service.draw_vote import vote_draw
 from judge.service.order_sets import (
     EXCLUDED,
     ORDERS_OPEN,
@@ -36,7 +37,7 @@ from judge.service.order_sets import (
 )
 from judge.settings import Settings
 from judge.storage import Session, gamerepo, playrepo, recordrepo
-from judge.storage.models import Game, Seat, Vote
+from judge.storage.models import Game, Seat
 
 # the order-set use cases live in judge.service.order_sets (see there why) and are part of
 # this API all the same
@@ -233,17 +234,6 @@ def start_game(session: Session, caller: Caller, game: Game) -> Game:
 
 
 # ---------------------------------------------------------------- orders and phases
-
-
-def vote_draw(session: Session, game: Game, seat: Seat, now: datetime, draw: bool) -> None:
-    """The seat's secret draw vote: cast (``draw``) or withdrawn; one vote per seat."""
-    if game.status != "active":
-        raise Denied(CommandRefusal.GAME_NOT_ACTIVE, game, game=game.name)
-    playrepo.delete_votes(session, game.id, None, "draw", seat.power)
-    if draw:
-        session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
-                         voter_power=seat.power, target_power=None, payload={}, created=now))
-        session.flush()
 
 
 def process_phase(session: Session, game: Game, phase: str, now: datetime,

@@ -6,15 +6,15 @@ for is the command's, with the install the README gives: in a fresh environment,
 ``python -m venv /tmp/j && /tmp/j/bin/pip install -e '.[test]'`` (which compiles the
 adjudicator where a C compiler is present, and brings orjson; ``.[test]`` only adds MILA and
 the test tools), then from the repository root
-``PATH=/tmp/j/bin:$PATH python benchmarks/mila_compare.py [--games 8] [--phases 1000]``
-(``judge`` is the command found on PATH; the first line names the build measured in this
-process, the command's line the JSON library of its environment).
+``PYTHONPATH=. PATH=/tmp/j/bin:$PATH python benchmarks/mila_compare.py [--games 8]
+[--phases 1000]`` (``judge`` is the command found on PATH; the first line names the build
+measured in this process, the command's line the build and JSON library it ran with).
 
 Ours is whichever build of the adjudicator is importable: the compiled one when the checkout
 has it (the install, or ``scripts/build_compiled.sh``), else the pure-Python source;
-``JUDGE_PURE_PYTHON=1`` forces the source (for the command too: its child inherits it). ``--both`` runs the whole
-comparison twice, pure Python then the compiled build, each in a process of its own, and
-prints both; the first line of each run names the build measured.
+``JUDGE_PURE_PYTHON=1`` forces the source (for the command too: its child inherits it).
+``--both`` runs the whole comparison twice, pure Python then the compiled build, each in a
+process of its own, and prints both; the first line of each run names the build measured.
 
 1. Random games: both sides play seeded random games with random legal orders (each engine lists
    its own), to 1913; CPU time of this thread per movement phase (``adjudicate()`` and every

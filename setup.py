@@ -30,6 +30,7 @@ source instead (``judge.pure_python.stale_build``) until the build is made again
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from importlib.util import find_spec
 from pathlib import Path
@@ -101,6 +102,11 @@ class CompiledBuild(build_ext):
         super().finalize_options()
 
     def _mypycify(self) -> list[Any]:
+        missing = self._missing_compiler()
+        if missing is not None and MODE != "1":
+            # said before mypyc's minute of work, which would be lost
+            _pure(f"no C compiler ({missing} is not found)")
+            return []
         from mypyc.build import mypycify  # only this build needs it
 
         try:
@@ -110,6 +116,19 @@ class CompiledBuild(build_ext):
                 raise
             _pure(f"mypyc could not compile the adjudicator ({exc!r})")
             return []
+
+    def _missing_compiler(self) -> str | None:
+        """The C compiler's program when it is not there (a Unix-like compiler: its command
+        line is known before compiling; another says so when it fails, in ``run``)."""
+        from distutils.ccompiler import new_compiler  # setuptools' distutils
+        from distutils.sysconfig import customize_compiler
+
+        compiler = new_compiler(compiler=self.compiler)
+        customize_compiler(compiler)
+        command = getattr(compiler, "compiler_so", None)
+        if command and shutil.which(command[0]) is None:
+            return str(command[0])
+        return None
 
     def run(self) -> None:
         if not self.extensions:
@@ -130,7 +149,7 @@ class CompiledBuild(build_ext):
     def copy_extensions_to_source(self) -> None:
         super().copy_extensions_to_source()
         # copied with the build's times: touched, so that each is newer than the source it
-        # was made from even when the build reused an unchanged one (judge.pure_python)
+        # was made from even when the build reused an unchanged one (judge.stale_build)
         build_py = self.get_finalized_command("build_py")
         for ext in self.extensions:
             inplace, _ = self._get_inplace_equivalent(build_py, ext)

@@ -13,10 +13,13 @@ builds it again). Under ``JUDGE_REQUIRE_COMPILED=1`` (set by .ci/run) both are f
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -72,3 +75,34 @@ def test_compiled_build_answers_as_the_pure_source() -> None:
     assert len(pure) == len(compiled)
     for want, got in zip(pure[1:], compiled[1:], strict=True):
         assert got == want
+
+
+def test_without_a_c_compiler_the_install_is_pure_python(tmp_path: Path) -> None:
+    """The README's install compiles the adjudicator where it can (setup.py); where the C
+    compiler is missing it says so and installs the pure-Python package, whole: no
+    extension, every source file."""
+    if importlib.util.find_spec("mypyc") is None:
+        pytest.skip("mypyc is not installed (the dev extra): the build is pure Python anyway")
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "judge", src / "judge",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"))
+    for folder in ("templates", "migrations"):
+        shutil.copytree(ROOT / folder, src / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_MYPYC"}
+    env["CC"] = str(tmp_path / "no-such-cc")
+    # no build isolation: this environment's setuptools and mypyc, nothing fetched
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path / "dist"), str(src)],
+        capture_output=True, text=True, timeout=600, env=env, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"judge: no C compiler ({env['CC']} is not found)" in done.stdout + done.stderr
+    (wheel,) = (tmp_path / "dist").glob("judge-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    sources = {str(p.relative_to(src)) for p in (src / "judge" / "adjudicator").glob("*.py")}
+    assert sources <= {n.split("/purelib/", 1)[-1] for n in names}

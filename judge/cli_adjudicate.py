@@ -5,9 +5,9 @@ in order, each written as soon as it is made (a program can keep one process ope
 positions through a pipe; a file of a thousand phases pays the start-up once). A line that
 cannot be adjudicated answers ``{"error": "line N: ..."}`` on its line and the others go on; the
 exit code is then 2 (1 if one failed inside the judge). Answers are compact JSON (no spaces),
-byte for byte the same whichever encoder writes them: ``orjson`` when it is installed (the
-``fast`` extra; it reads and writes JSON about five times faster than the standard library,
-which is most of a batch's cost), else the standard ``json`` module, the reference.
+byte for byte the same whichever encoder writes them: ``orjson`` (a dependency; it reads and
+writes JSON about five times faster than the standard library, which was a third of a batch's
+cost), else the standard ``json`` module, the reference.
 """
 
 from __future__ import annotations

@@ -1,20 +1,27 @@
-"""Computer powers against simple opponents: seeded games to the end of 1910 (or 18 centres).
+"""Computer powers against our own greedy opponent and among themselves (issue 29, point 1).
 
-Scenarios, each played once with every power as the subject (``--games`` games per power):
-  random    the bot as one power, six powers giving random legal orders
-  hold      the bot as one power, six powers holding (civil-disorder defaults otherwise)
-  baseline  the bot as one power, six plain DumbBot-style players (no search, no personality)
-  bots      one plain baseline as the subject power against six bots
-  pure      the Pure map (seven powers, one centre each, every province next to every other):
-            the subject holds (a player who only holds), six computer powers play with their
-            diplomacy (the Council: pacts, support requests, the ledger); a lone unit can take
-            nothing there, so this row shows whether their negotiation moves the game
-Prints, per scenario, the subject's wins (18 centres), most centres at the end (shared counts),
-survived, eliminated, mean centres at the end, the other side's mean centres; then illegal
-orders (every order checked with ``legality.normalize``; must be 0) and milliseconds per power
-per phase (CPU time of this process, split by movement / retreat / adjustment).
+The computer powers play as in a solo game: each has a character dealt as a solo game deals them
+(``personality.assign``, from the game's seed; ``--personality NAME`` fixes one instead) and
+talks through the game's ``Council`` (the yearly proposals and answers, promises kept or broken,
+the verdicts after each phase). The greedy opponent is ``baseline.py`` (``bot_orders(...,
+plain=True)``: DumbBot-style values and weighted choice, no search, no talk), a fixed rung of the
+ladder that changes only when that file does.
 
-    python benchmarks/bots.py [--games 50] [--seed 1] [--last-year 1910] [--scenarios ...]
+Rows (``--games`` games per power, every power in turn as the subject):
+  baseline  one computer power (the subject) against six greedy opponents, to the end of 1910
+  bots      one greedy opponent (the subject) against six computer powers, to the end of 1910
+  seven     seven computer powers to the end of 1930 (the subject is only the seat counted); each
+            Spring every power votes a draw or not (``draws.wants_draw``), and the game ends as the
+            judge ends it (``game_end.check_end``: a solo, or every survivor voting the draw)
+  random, hold, pure  older rungs: six random / holding powers; the Pure map (see ``--help``)
+Each row prints the subject's wins (18 centres), most centres at the end (shared counts),
+survived, eliminated, mean centres and their spread (min, quartiles, max over the games), the
+other powers' mean; the baseline row again per character; the seven row how its games ended and
+when. Then illegal orders (every order checked with ``legality.normalize``; must be 0) and the
+milliseconds of one power's decision (CPU time of this process; movement / retreat / adjustment;
+a computer power's movement decision is its Council's ``orders_of``, the talk timed apart).
+
+    python benchmarks/bots.py [--games 50] [--seed 1] [--scenarios baseline,bots,seven]
         [--personality NAME] [--jobs 1]
 """
 
@@ -22,10 +29,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
@@ -34,13 +44,19 @@ from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import random_orders
 from judge.bots.council import Council
+from judge.bots.draws import wants_draw
 from judge.bots.engine import bot_orders
 from judge.bots.personality import assign
+from judge.rules.game_end import EndReason, check_end
+from judge.rules.options import EndConditions
 
 STANDARD = variant("standard")
 
-SCENARIOS = ("random", "hold", "baseline", "bots", "pure")
+SCENARIOS = ("baseline", "bots", "seven", "random", "hold", "pure")
+DEFAULT_SCENARIOS = ("baseline", "bots", "seven")
+LAST_YEAR = {"seven": 1930}  # the others: --last-year
 KINDS = ("M", "R", "A")
+_NOW = datetime(2026, 1, 1, tzinfo=UTC)  # no end date: the clock plays no part
 
 
 @dataclass
@@ -50,35 +66,32 @@ class Tally:
     most: int = 0
     survived: int = 0
     eliminated: int = 0
-    centres: int = 0
+    centres: list[int] = field(default_factory=list)  # the subject's, one per game
     others: float = 0.0
     illegal: int = 0
     orders: int = 0
     decided: int = 0  # pure: games a computer power won (the variant's victory count)
     captured: int = 0  # pure: games where a centre changed hands
+    ends: list[tuple[str, int]] = field(default_factory=list)  # seven: (how, year) per game
+    characters: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     ms: dict[str, dict[str, list[float]]] = field(
         default_factory=lambda: {
             "bot": defaultdict(list),
             "baseline": defaultdict(list),
+            "talk": defaultdict(list),  # a Council's proposals and answers, per power
             "council": defaultdict(list),  # pure: a computer power's talk and orders
         }
     )
 
     def add(self, other: Tally) -> None:
-        for name in (
-            "games",
-            "wins",
-            "most",
-            "survived",
-            "eliminated",
-            "centres",
-            "illegal",
-            "orders",
-            "decided",
-            "captured",
-        ):
+        for name in ("games", "wins", "most", "survived", "eliminated", "illegal", "orders",
+                     "decided", "captured"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.others += other.others
+        self.centres.extend(other.centres)
+        self.ends.extend(other.ends)
+        for name, values in other.characters.items():
+            self.characters[name].extend(values)
         for who, kinds in other.ms.items():
             for kind, values in kinds.items():
                 self.ms[who][kind].extend(values)
@@ -87,6 +100,8 @@ class Tally:
 def _roles(scenario: str, subject: str) -> dict[str, str]:
     if scenario == "bots":
         return {p: ("baseline" if p == subject else "bot") for p in STANDARD.powers}
+    if scenario == "seven":
+        return {p: "bot" for p in STANDARD.powers}
     return {p: ("bot" if p == subject else scenario) for p in STANDARD.powers}
 
 
@@ -105,11 +120,7 @@ def play_pure(subject: str, seed: int, last_year: int) -> Tally:
         orders = council.orders(position, rng, pure)
         per_power = (time.process_time() - clock) * 1000 / max(len(orders), 1)
         tally.ms["council"][kind].append(per_power)
-        for power, given in orders.items():
-            for order in given:
-                tally.orders += 1
-                if isinstance(normalize(position, power, order, pure.board), Refusal):
-                    tally.illegal += 1
+        _check(tally, position, orders, pure.board)
         before = position
         position = adjudicate(position, dict(orders), variant=pure).position
         council.after_phase(before, orders, position)
@@ -123,6 +134,15 @@ def play_pure(subject: str, seed: int, last_year: int) -> Tally:
     return _ended(tally, position, counts, subject)
 
 
+def _check(tally: Tally, position: Position, orders: Mapping[str, list[Order]],
+           board: object) -> None:
+    for power, given in orders.items():
+        for order in given:
+            tally.orders += 1
+            if isinstance(normalize(position, power, order, board), Refusal):  # type: ignore[arg-type]
+                tally.illegal += 1
+
+
 def _ended(tally: Tally, position: Position, counts: dict[str, int], subject: str) -> Tally:
     """The subject's standing at the end of a game."""
     mine = counts[subject]
@@ -130,7 +150,7 @@ def _ended(tally: Tally, position: Position, counts: dict[str, int], subject: st
     alive = mine > 0 or bool(position.units_of(subject))
     tally.survived = int(alive)
     tally.eliminated = int(not alive)
-    tally.centres = mine
+    tally.centres = [mine]
     tally.others = sum(v for p, v in counts.items() if p != subject) / 6
     return tally
 
@@ -138,14 +158,32 @@ def _ended(tally: Tally, position: Position, counts: dict[str, int], subject: st
 def play(scenario: str, subject: str, seed: int, last_year: int, person: str) -> Tally:
     if scenario == "pure":
         return play_pure(subject, seed, last_year)
-    standard = variant("standard")
+    last_year = LAST_YEAR.get(scenario, last_year)
+    standard = STANDARD
     board = standard.board
     rng = random.Random(seed)
     roles = _roles(scenario, subject)
-    position = STANDARD.initial_position()
+    machines = [p for p, role in roles.items() if role == "bot"]
+    dealt = assign(machines, rng) if person == "deal" else {p: person for p in machines}
+    council = Council(dealt)
+    conditions = EndConditions(solo_centers=standard.victory)
+    position = standard.initial_position()
+    history: list[dict[str, str]] = [dict(position.centers)]
     tally = Tally(games=1)
+    how = "none"
     while position.phase.year <= last_year:
         kind = position.phase.kind.value
+        votes: set[str] = set()
+        if scenario == "seven" and position.phase.season_rank == 0 and kind == "M":
+            votes = {p for p in machines if wants_draw(history, p, standard.victory)}
+            end = check_end(position, conditions, _NOW, draw_votes=votes, variant=standard)
+            if end is not None and end.reason is EndReason.DRAW:
+                how = "draw"
+                break
+        start = time.process_time()
+        council.bot_initiatives(position, rng, standard)
+        if machines:
+            tally.ms["talk"][kind].append((time.process_time() - start) * 1000 / len(machines))
         orders: dict[str, list[Order]] = {}
         for power in STANDARD.powers:
             role = roles[power]
@@ -155,20 +193,28 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
                 orders[power] = random_orders(position, power, rng, board)
                 continue
             start = time.process_time()
-            given = bot_orders(position, power, rng, person, standard, plain=role == "baseline")
+            if role == "bot":
+                given = council.orders_of(power, position, rng, standard)
+            else:
+                given = bot_orders(position, power, rng, None, standard, plain=True)
             tally.ms[role][kind].append((time.process_time() - start) * 1000)
-            for order in given:
-                tally.orders += 1
-                if isinstance(normalize(position, power, order, board), Refusal):
-                    tally.illegal += 1
             orders[power] = given
+        _check(tally, position, orders, board)
+        before = position
         position = adjudicate(position, orders, variant=standard).position
+        council.after_phase(before, orders, position)
+        if position.phase.year > before.phase.year:
+            history.append(dict(position.centers))
         counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
         if max(counts.values()) >= 18 and position.phase.kind.value != "R":
+            how = "solo"
             break
     counts = {p: len(position.centers_of(p)) for p in STANDARD.powers}
     mine = counts[subject]
     tally.wins = int(mine >= 18)
+    tally.ends = [(how, position.phase.year if how != "none" else last_year + 1)]
+    if scenario == "baseline":
+        tally.characters[dealt[subject]].append(mine)
     return _ended(tally, position, counts, subject)
 
 
@@ -176,13 +222,26 @@ def _job(args: tuple[str, str, int, int, str]) -> tuple[str, Tally]:
     return args[0], play(*args)
 
 
+def spread(values: list[int] | list[float]) -> str:
+    """min / first quartile / median / third quartile / max."""
+    if not values:
+        return "-"
+    if len(values) == 1:
+        v = values[0]
+        return f"{v}/{v}/{v}/{v}/{v}"
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{min(values)}/{q1:g}/{q2:g}/{q3:g}/{max(values)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50, help="games per power per scenario")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--last-year", type=int, default=1910)
-    parser.add_argument("--scenarios", default=",".join(SCENARIOS))
-    parser.add_argument("--personality", default="loyal")
+    parser.add_argument("--scenarios", default=",".join(DEFAULT_SCENARIOS),
+                        help=f"of {', '.join(SCENARIOS)}")
+    parser.add_argument("--personality", default="deal",
+                        help="'deal' (as a solo game deals them) or one character's name")
     parser.add_argument(
         "--jobs", type=int, default=1, help="worker processes (the machine is shared)"
     )
@@ -200,11 +259,13 @@ def main() -> None:
         for k, power in enumerate(STANDARD.powers)
         for i in range(args.games)
     ]
+    # the long games first, so that the pool's workers finish together
+    jobs.sort(key=lambda job: job[0] != "seven")
     totals = {s: Tally(games=0) for s in scenarios}
     wall = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            for scenario, tally in pool.map(_job, jobs, chunksize=4):
+            for scenario, tally in pool.map(_job, jobs, chunksize=2):
                 totals[scenario].add(tally)
     else:
         for job in jobs:
@@ -212,29 +273,47 @@ def main() -> None:
             totals[scenario].add(tally)
     print(
         f"{args.games} games per power per scenario, seed {args.seed}, to the end of "
-        f"{args.last_year}, bot personality {args.personality}"
+        f"{args.last_year} (seven: {LAST_YEAR['seven']}), characters {args.personality}"
     )
     print(
-        f"{'scenario':<10} {'subject':<9} {'games':>5} {'wins':>5} {'most':>5} {'surv':>5} "
-        f"{'elim':>5} {'centres':>8} {'others':>7} {'illegal':>8}"
+        f"{'scenario':<9} {'subject':<9} {'games':>5} {'wins':>5} {'most':>5} {'surv':>5} "
+        f"{'elim':>5} {'centres':>7} {'spread min/q1/med/q3/max':>25} {'others':>6} "
+        f"{'illegal':>12}"
     )
     for scenario, t in totals.items():
-        subject = {"bots": "baseline", "pure": "holding"}.get(scenario, "bot")
+        subject = {"bots": "greedy", "pure": "holding", "seven": "any"}.get(scenario, "computer")
         n = max(t.games, 1)
         print(
-            f"{scenario:<10} {subject:<9} {t.games:>5} {t.wins:>5} {t.most:>5} {t.survived:>5} "
-            f"{t.eliminated:>5} {t.centres / n:>8.2f} {t.others / n:>7.2f} {t.illegal:>5}/{t.orders}"
+            f"{scenario:<9} {subject:<9} {t.games:>5} {t.wins:>5} {t.most:>5} {t.survived:>5} "
+            f"{t.eliminated:>5} {sum(t.centres) / n:>7.2f} {spread(t.centres):>25} "
+            f"{t.others / n:>6.2f} {t.illegal:>5}/{t.orders}"
         )
+        if scenario == "baseline" and args.personality == "deal":
+            for name, values in sorted(t.characters.items()):
+                wins = sum(1 for v in values if v >= 18)
+                print(f"  {name:<12} games {len(values):>4} mean {sum(values) / len(values):6.2f}"
+                      f" spread {spread(values)} wins {wins}")
     if "pure" in totals:
         t = totals["pure"]
         print(
             f"pure: a computer power won (4 centres) in {t.decided} of {t.games} games, "
             f"a centre changed hands in {t.captured}"
         )
+    if "seven" in totals:
+        t = totals["seven"]
+        solos = [y for how, y in t.ends if how == "solo"]
+        draws = [y for how, y in t.ends if how == "draw"]
+        ended = len(solos) + len(draws)
+        print(
+            f"seven: of {t.games} games {len(solos)} solo, {len(draws)} draw voted, "
+            f"{t.games - ended} still going after {LAST_YEAR['seven']} "
+            f"({100 * ended / max(t.games, 1):.0f}% ended); end year of the ended "
+            f"min/q1/med/q3/max {spread(solos + draws)}"
+        )
     merged = Tally(games=0)
     for t in totals.values():
         merged.add(t)
-    for who in ("bot", "baseline", "council"):
+    for who in ("bot", "baseline", "talk", "council"):
         parts = []
         for kind in KINDS:
             values = merged.ms[who].get(kind, [])
@@ -244,7 +323,8 @@ def main() -> None:
                 p95 = values[int(0.95 * (len(values) - 1))]
                 parts.append(f"{kind} mean {mean:.1f} p95 {p95:.1f} (n={len(values)})")
         if parts:
-            print(f"ms per power per phase, {who}: " + "; ".join(parts))
+            name = {"bot": "computer", "baseline": "greedy"}.get(who, who)
+            print(f"ms per power per phase, {name}: " + "; ".join(parts))
     print(f"wall time {time.perf_counter() - wall:.0f} s")
 
 

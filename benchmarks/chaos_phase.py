@@ -6,7 +6,9 @@ Winter 1900 builds and on ``standard``, collects their movement phases, then tim
 median, mean and 95th-percentile microseconds per phase (wall clock; the median also in this
 thread's CPU), with the mean number of units on the board. Issue 26 asks under 5 ms for a Chaos
 phase. Measured 2026-12-04 on the shared 2-core machine (pure Python, 6 games of 8 years, 5
-passes): Chaos 104 us median (34 units), standard 76 us (27 units).
+passes): Chaos 104 us median (34 units), standard 76 us (27 units). 2026-12-06, the README's
+install (the adjudicator compiled, setup.py), load average about 8: Chaos 68 us median (p95
+148), standard 46 us; the pure source (``JUDGE_PURE_PYTHON=1``) 124 and 94 us.
 
     python benchmarks/chaos_phase.py [--games 10] [--years 8] [--seed 1] [--repeat 5]
 """

@@ -1,16 +1,20 @@
 """Our adjudicator against MILA's ``diplomacy`` engine, interleaved in one process.
 
-A busy machine slows both alike, so the ratio is the figure to quote. MILA is not a dependency:
-install it apart, with orjson (the judge's ``fast`` extra, which our side of this process uses:
-``python -m venv /tmp/mila && /tmp/mila/bin/pip install diplomacy==1.1.2 orjson``), and run,
-from the repository root with the judge's environment on PATH (for ``judge``):
-``PYTHONPATH=. /tmp/mila/bin/python benchmarks/mila_compare.py [--games 8] [--phases 1000]``.
+A busy machine slows both alike, so the ratio is the figure to quote. MILA is not a dependency
+of the judge; the ``test`` extra installs it (``diplomacy==1.1.2``). The figure issue 26 asks
+for is the command's, with the install the README gives: in a fresh environment,
+``python -m venv /tmp/j && /tmp/j/bin/pip install -e '.[test]'`` (which compiles the
+adjudicator where a C compiler is present, and brings orjson; ``.[test]`` only adds MILA and
+the test tools), then from the repository root
+``PYTHONPATH=. PATH=/tmp/j/bin:$PATH python benchmarks/mila_compare.py [--games 8]
+[--phases 1000]`` (``judge`` is the command found on PATH; the first line names the build
+measured in this process, the command's line the build and JSON library it ran with).
 
 Ours is whichever build of the adjudicator is importable: the compiled one when the checkout
-has it (``scripts/build_compiled.sh``; the same Python version as MILA's environment), else
-the pure-Python source; ``JUDGE_PURE_PYTHON=1`` forces the source. ``--both`` runs the whole
-comparison twice, pure Python then the compiled build, each in a process of its own, and
-prints both; the first line of each run names the build measured.
+has it (the install, or ``scripts/build_compiled.sh``), else the pure-Python source;
+``JUDGE_PURE_PYTHON=1`` forces the source (for the command too: its child inherits it).
+``--both`` runs the whole comparison twice, pure Python then the compiled build, each in a
+process of its own, and prints both; the first line of each run names the build measured.
 
 1. Random games: both sides play seeded random games with random legal orders (each engine lists
    its own), to 1913; CPU time of this thread per movement phase (``adjudicate()`` and every
@@ -196,13 +200,21 @@ def mila_program_us(path: Path, count: int) -> float:
     return cpu
 
 
-def judge_json_library(judge: str) -> str:
-    """Which JSON library the ``judge`` command reads and writes its lines with: orjson when its
-    environment has the ``fast`` extra, else the standard library (several times slower)."""
+def judge_build(judge: str) -> str:
+    """How the ``judge`` command runs: its adjudicator compiled or pure Python (as its
+    environment imports it, ``JUDGE_PURE_PYTHON`` and a stale build included), and the JSON
+    library it reads and writes its lines with: orjson (a dependency), else the standard
+    library (several times slower)."""
     first = Path(judge).read_text("utf-8", errors="replace").split("\n", 1)[0]
     python = first[2:].strip() if first.startswith("#!") else sys.executable
-    has = subprocess.run([python, "-c", "import orjson"], capture_output=True).returncode == 0
-    return "orjson" if has else "the standard json module: install the judge's `fast` extra"
+    probe = ("import importlib.util, judge\n"
+             "origin = importlib.util.find_spec('judge.adjudicator.resolver').origin or ''\n"
+             "print('compiled' if origin.endswith(('.so', '.pyd')) else 'pure Python')\n"
+             "try:\n    import orjson\n    print('orjson')\n"
+             "except ImportError:\n    print('the standard json module: orjson is missing')\n")
+    run = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    build, library = run.stdout.split("\n")[:2]
+    return f"adjudicator {build}, JSON by {library}"
 
 
 def real_positions(phases: int, rounds: int = 5) -> None:
@@ -245,7 +257,7 @@ def real_positions(phases: int, rounds: int = 5) -> None:
         whole = statistics.median(child_full) / n
         start = statistics.median(child_one)
         beyond = (statistics.median(child_full) - start) / (n - 1)
-        print(f"`judge adjudicate --jsonl` ({judge}, JSON by {judge_json_library(judge)}),"
+        print(f"`judge adjudicate --jsonl` ({judge}, {judge_build(judge)}),"
               f" cpu: {whole:.0f} us per phase with start-up"
               f" ({mila / whole:.1f}x), {beyond:.0f} us per phase beyond a one-line run"
               f" ({mila / beyond:.1f}x; start-up {start / 1000:.0f} ms)")

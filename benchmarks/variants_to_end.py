@@ -6,9 +6,10 @@ characters drawn as a solo game draws them, ``personality.assign``), the Council
 it (the yearly proposals and answers, each power's orders keeping its promises, the verdicts
 after each phase), the adjudicator's phases with the variant's options (the two-player lot of
 seed 001's maps), and the judge's own game end (``game_end.check_end`` with the variant's victory
-count: a solo, a seat's powers together, the last survivor). Computer powers never propose or
-vote a draw (the Council has no draw), so a game no one wins stops at the year cap and is
-reported as "no end"; "stall" says no centre changed hands in its last ten years.
+count: a solo, a seat's powers together, the last survivor, or a draw every survivor voted).
+Each Spring every computer power votes a draw or not (``draws.wants_draw``: the game has stalled
+and nobody can win it), as in a game the judge runs; a game still going at the year cap is
+reported as "no end", "stall" when no centre changed hands in its last ten years.
 
 Every order is checked with the adjudicator's legality (``normalize``, on the board of the
 phase): the illegal column must be 0. Each power's decision (its Council orders, movement
@@ -35,6 +36,7 @@ from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bots.council import Council
+from judge.bots.draws import wants_draw
 from judge.bots.engine import bot_orders, phase_rules
 from judge.bots.personality import assign
 from judge.rules.game_end import GameEnd, check_end
@@ -67,8 +69,16 @@ def play(v: Variant, seed: int, years: int) -> Game:
     game = Game()
     last_change = position.phase.year
     cap = v.first_phase.year + years - 1
+    history = [_centres(position)]
+    voters = sorted(council.characters) + ([lot_power] if lot_power else [])
     while position.phase.year <= cap:
         drawn = joins if v.lot_drawn(position.phase) else None
+        if position.phase.is_movement and position.phase.season_rank == 0:
+            votes = {p for p in voters if wants_draw(history, p, v.victory)}
+            game.end = check_end(position, conditions, now, draw_votes=votes, variant=v,
+                                 joins=drawn)
+            if game.end is not None:
+                break
         board, _ = phase_rules(v, position, drawn)
         council.bot_initiatives(position, rng, v)
         orders: dict[str, list[Order]] = {}
@@ -90,6 +100,8 @@ def play(v: Variant, seed: int, years: int) -> Game:
         game.phases += 1
         if _centres(position) != _centres(before):
             last_change = position.phase.year
+        if position.phase.year > before.phase.year:
+            history.append(_centres(position))
         game.end = check_end(position, conditions, now, variant=v,
                              joins=joins if v.lot_drawn(position.phase) else None)
         if game.end is not None:

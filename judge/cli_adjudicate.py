@@ -5,9 +5,9 @@ in order, each written as soon as it is made (a program can keep one process ope
 positions through a pipe; a file of a thousand phases pays the start-up once). A line that
 cannot be adjudicated answers ``{"error": "line N: ..."}`` on its line and the others go on; the
 exit code is then 2 (1 if one failed inside the judge). Answers are compact JSON (no spaces),
-byte for byte the same whichever encoder writes them: ``orjson`` when it is installed (the
-``fast`` extra; it reads and writes JSON about five times faster than the standard library,
-which is most of a batch's cost), else the standard ``json`` module, the reference.
+byte for byte the same whichever encoder writes them: ``orjson`` (a dependency; it reads and
+writes JSON about five times faster than the standard library, which was a third of a batch's
+cost), else the standard ``json`` module, the reference.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+import judge.variants
 from judge.adjudicator.jsonio import RequestError, adjudicate_json
 
 # optional (the ``fast`` extra): imported by name so that the type checker does not need it
@@ -37,6 +38,7 @@ _Line = TypeVar("_Line")
 def _handler_for_requests() -> Callable[[Any], dict[str, Any]]:
     """House rules answer the same contract when the rules package provides them."""
     try:
+        # an optional part: a build without judge.rules answers with the plain adjudicator
         from judge.rules.house_jsonio import adjudicate_json_with_rules
     except ModuleNotFoundError as exc:
         if exc.name not in ("judge.rules.house_jsonio", "judge.rules"):
@@ -244,6 +246,7 @@ def run_datc(args: argparse.Namespace) -> int:
 
 def run_variants(args: argparse.Namespace) -> int:
     """The installed variant names, one per line (``--long``: players, centres to win, title)."""
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.adjudicator.catalog import variant, variant_names
 
     for name in variant_names():
@@ -256,13 +259,12 @@ def run_variants(args: argparse.Namespace) -> int:
 
 
 def _variants_dir() -> Path:
-    import judge.variants
-
     return Path(judge.variants.__file__).parent
 
 
 def run_variants_import(args: argparse.Namespace) -> int:
     """``judge variants import FILE.map``: a variant folder from one of DPjudge's maps."""
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.adjudicator.catalog import DEFAULT_VARIANT, map_powers
     from judge.adjudicator.map_import import convert, power_colours
     from judge.adjudicator.mapfile import MapError, read_map
@@ -299,6 +301,7 @@ def run_variants_import(args: argparse.Namespace) -> int:
     print(f"{target}: {len(map_json['provinces'])} locations, {len(map_json['powers'])} powers")
     if args.drawing:
         try:
+            # an optional dependency: Shapely comes with the maps extra
             from judge.maps.ps_drawing import drawing_for_map
         except ModuleNotFoundError:  # Shapely: the maps extra
             return _fail("the drawing converter needs the maps extra (pip install 'judge[maps]')",
@@ -311,6 +314,7 @@ def run_variants_import(args: argparse.Namespace) -> int:
 
 def run_variants_show(args: argparse.Namespace) -> int:
     """``judge variants show NAME``: the first position as a ``judge adjudicate`` request."""
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.adjudicator.catalog import variant
     from judge.adjudicator.variant import VariantError
 

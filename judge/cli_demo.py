@@ -25,6 +25,7 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.demo.walkthrough import DemoError, run_demo
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

@@ -10,13 +10,19 @@ import argparse
 import asyncio
 import logging
 import sys
-from typing import Any
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from judge.logfilter import quiet_chatter, rate_limit_logging
 from judge.settings import Settings, load
 
+if TYPE_CHECKING:  # the handlers load storage when they run (see judge.cli)
+    from judge.storage import Database
+
 
 def _settings(args: argparse.Namespace) -> Settings:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service.auth import configure
 
     settings = load(getattr(args, "config", None))
@@ -34,6 +40,7 @@ def _logging(settings: Settings) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.app import serve as run_app
 
     settings = _settings(args)
@@ -42,6 +49,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def retry_failed(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage import Database
 
     settings = _settings(args)
@@ -53,7 +61,8 @@ def retry_failed(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
+def _retry_failed(db: Database, settings: Settings, args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service.inbox import retry_failed as requeue
 
     db.migrate()
@@ -75,6 +84,7 @@ def _retry_failed(db: Any, settings: Any, args: argparse.Namespace) -> int:
 
 
 def outbox(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage import Database
 
     settings = _settings(args)
@@ -92,7 +102,8 @@ def outbox(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def _outbox_list(db: Any, args: argparse.Namespace) -> int:
+def _outbox_list(db: Database, args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage.mailrepo import list_outbound
 
     with db.session() as session:
@@ -107,11 +118,10 @@ def _outbox_list(db: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
+def _outbox_retry(db: Database, args: argparse.Namespace) -> int:
     """``judge outbox retry [ID ...] [--dead]``: dead outbound mail back in the queue, due
     now with its tries reset (a running judge sends it within its poll interval)."""
-    from datetime import UTC, datetime
-
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.storage.mailrepo import requeue_dead_outbound
 
     if not args.ids and not args.dead:
@@ -131,8 +141,7 @@ def _outbox_retry(db: Any, args: argparse.Namespace) -> int:
 def send(args: argparse.Namespace) -> int:
     """``judge send [FILE]``: one mail into a running judge (see judge/mail/inject.py); with
     ``outbox_maildir`` set, waits for the judge's answer there and prints it."""
-    import time
-
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.mail.inject import InjectError, compose, deliver, envelope_sender
     from judge.mail.maildir import mark_read, readable, reply_to
 
@@ -175,6 +184,7 @@ def send(args: argparse.Namespace) -> int:
 
 def read(args: argparse.Namespace) -> int:
     """``judge read``: the mail the judge wrote to ``outbox_maildir`` since the last look."""
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.mail.maildir import every_message, mark_read, readable, unread
 
     settings = load(getattr(args, "config", None))

@@ -7,10 +7,14 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the handlers load storage when they run (see judge.cli)
+    from judge.storage import Database
 
 
-def _database(args: argparse.Namespace) -> Any:
+def _database(args: argparse.Namespace) -> Database:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.settings import load
     from judge.storage import Database
 
@@ -20,6 +24,7 @@ def _database(args: argparse.Namespace) -> Any:
 
 
 def export(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service import mila
 
     db = _database(args)
@@ -40,6 +45,7 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_(args: argparse.Namespace) -> int:
+    # loaded when this subcommand runs: each command pays only for its own modules (judge.cli)
     from judge.service import mila
 
     try:

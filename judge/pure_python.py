@@ -1,10 +1,13 @@
 """Which build of the adjudicator is loaded, and a way to load the pure-Python one regardless.
 
-The optional compiled build (``setup.py``, ``scripts/build_compiled.sh``) puts C extensions of
-the hot modules (``judge.adjudicator``, the house rules' request reading) next to their source,
-and Python imports an extension before a ``.py`` file of the same name. ``JUDGE_PURE_PYTHON=1``
-in the environment (read by ``judge/__init__.py``) imports them from source instead: the reference the compiled build is
-checked against (``tests/adjudicator/test_compiled.py``, ``benchmarks/mila_compare.py``).
+The compiled build (``setup.py``: what an install makes where a C compiler is present;
+``scripts/build_compiled.sh``) puts C extensions of the hot modules (``judge.adjudicator``, the
+house rules' request reading) next to their source, and Python imports an extension before a
+``.py`` file of the same name. ``JUDGE_PURE_PYTHON=1`` in the environment (read by
+``judge/__init__.py``) imports them from source instead: the reference the compiled build is
+checked against (``tests/conftest.py`` sets it for the whole suite,
+``tests/adjudicator/test_compiled.py``, ``benchmarks/mila_compare.py``). So does a checkout
+whose source changed after its build (``judge.stale_build``).
 """
 
 from __future__ import annotations
@@ -48,3 +51,4 @@ def compiled_modules() -> list[str]:
         if name.startswith("judge.")
         and (getattr(module, "__file__", None) or ".py").endswith((".so", ".pyd"))
     )
+

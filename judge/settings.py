@@ -37,7 +37,8 @@ OTHER_ENV = {
     "JUDGE_UPDATE_GOLDEN": "tests: rewrite the golden files",
     # the adjudicator's build: read by judge/__init__.py and setup.py, before any setting
     "JUDGE_PURE_PYTHON": "load the pure-Python adjudicator even where a compiled one is built",
-    "JUDGE_MYPYC": "setup.py: compile the adjudicator with mypyc",
+    "JUDGE_MYPYC": "setup.py: compile the adjudicator with mypyc (1), never (0), where it can",
+    "JUDGE_REQUIRE_COMPILED": "tests: no compiled adjudicator to check against the source fails",
 }
 
 

@@ -24,6 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import datetime
 
 from judge.logfilter import quiet_chatter
+from judge.maps.composite import warm
 from judge.service.wakeups import Pass, work_due
 from judge.settings import Settings
 from judge.storage import Database
@@ -74,8 +75,6 @@ def _init(settings: Settings, parent: int) -> None:
     _settings = settings
     _db = Database(settings.database_url)
     # the mail map's cached layers, drawn before the first deadline rather than in it
-    from judge.maps.composite import warm
-
     warm()
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The optional compiled adjudicator, built in place for a checkout installed with `pip install -e`
-# (see setup.py): the C extensions land next to the .py files and are imported instead of them.
+# The compiled adjudicator, built in place for a checkout installed with `pip install -e` (which
+# builds it too where it can, see setup.py: run this after changing the adjudicator's source):
+# the C extensions land next to the .py files and are imported instead of them.
 #   scripts/build_compiled.sh          build (needs mypy, which brings mypyc, and a C compiler)
 #   scripts/build_compiled.sh --clean  remove them: back to pure Python
 # Check a build against the pure source: python -m pytest -q tests/adjudicator/test_compiled.py

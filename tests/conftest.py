@@ -11,6 +11,13 @@ import os
 from pathlib import Path
 
 import pytest
+
+# The suite runs the pure-Python adjudicator, the reference, even where the install compiled it
+# (setup.py; before anything imports the judge): tests/adjudicator/test_compiled.py checks the
+# compiled build against it, answer for answer. Judges the tests start as subprocesses inherit
+# it. JUDGE_PURE_PYTHON=0 runs the suite on the compiled build instead.
+os.environ.setdefault("JUDGE_PURE_PYTHON", "1")
+
 from hypothesis import settings as hypothesis_settings
 
 from judge.service.auth import configure as configure_password_cost

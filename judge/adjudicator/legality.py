@@ -8,7 +8,7 @@ the only reachable coast filled in, a coast on an army's destination dropped) or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
 from judge.adjudicator.adjustments import BuildRule, build_sites
 from judge.adjudicator.catalog import variant as installed_variant
@@ -36,9 +36,6 @@ from judge.adjudicator.orders import (
 from judge.adjudicator.phase import PhaseType
 from judge.adjudicator.position import Position
 from judge.adjudicator.refusals import Refusal
-
-if TYPE_CHECKING:  # order_plans imports this module
-    from judge.adjudicator.order_plans import Plan, SupportPlan
 
 ARMY: Final = UnitType.ARMY
 FLEET: Final = UnitType.FLEET
@@ -138,6 +135,22 @@ def _convoy(
     if not fleet_can_convoy(board, unit.province, army_prov, target_prov):
         return Refusal.CONVOY_NOT_ON_ROUTE
     return Convoy(FLEET, unit.location, army_prov, target_prov)
+
+
+# The movement phase's fast path (order_plans.py) makes and reads these plans; the memo
+# below keeps them, so they are named here.
+# province, the unit expected there (the shared value, see ``orders.unit_value``) and the power
+# that gave the order first (both recognised by identity: the common case), the unit's type and
+# location (compared when the unit there is another power's or an equal copy), the answer,
+# whether an army's move needs fleets at sea, and for a legal move what the resolver's index
+# wants (else None and ""): target province, target location, army?, army that wants the sea?
+# One flat tuple: one object to fetch.
+Plan = tuple[
+    str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", str, bool, bool
+]
+# as a Plan: province, expected unit, power, its type and location; then the supported unit's
+# province, type and location, and the answer
+SupportPlan = tuple[str, Unit, str, UnitType, str, str, UnitType, str, "SupportHold | SupportMove"]
 
 
 class _Memo:

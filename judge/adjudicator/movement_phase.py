@@ -19,12 +19,13 @@ from judge.adjudicator.geography import Board
 from judge.adjudicator.legality import (
     MovementMemo,
     Refusal,
+    SupportPlan,
     fleets_at_sea,
     movement_memo,
     normalize_with,
 )
 from judge.adjudicator.order_index import OrderIndex
-from judge.adjudicator.order_plans import NO_PLAN, PlanKey, SupportPlan, make_plan
+from judge.adjudicator.order_plans import NO_PLAN, PlanKey, make_plan
 from judge.adjudicator.order_result import OrderResult, Outcome
 from judge.adjudicator.orders import (
     Convoy,

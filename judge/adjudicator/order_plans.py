@@ -19,28 +19,15 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from judge.adjudicator.legality import MovementMemo, move_entry, normalize_with
+from judge.adjudicator.legality import MovementMemo, Plan, move_entry, normalize_with
 from judge.adjudicator.orders import (
     Hold,
     Move,
     Order,
-    SupportHold,
-    SupportMove,
-    Unit,
     UnitType,
     unit_value,
 )
-from judge.adjudicator.refusals import Refusal
 
-# province, the unit expected there (the shared value, see ``orders.unit_value``) and the power
-# that gave the order first (both recognised by identity: the common case), the unit's type and
-# location (compared when the unit there is another power's or an equal copy), the answer,
-# whether an army's move needs fleets at sea, and for a legal move what the resolver's index
-# wants (else None and ""): target province, target location, army?, army that wants the sea?
-# One flat tuple: one object to fetch.
-Plan = tuple[
-    str, Unit, str, UnitType, str, "Order | Refusal", bool, "str | None", str, bool, bool
-]
 NO_PLAN: Final = False  # an order the general path handles (an unknown location)
 # plans are kept by the order itself: orders are shared per text (``orders.parse_canonical``),
 # keep their hash, and a look-up of the same object compares nothing more
@@ -75,6 +62,3 @@ def make_plan(memo: MovementMemo, order: Hold | Move, power: str) -> Plan | Lite
     return (prov, unit, power, kind, loc, answer, False, None, "", False, False)
 
 
-# as a Plan: province, expected unit, power, its type and location; then the supported unit's
-# province, type and location, and the answer
-SupportPlan = tuple[str, Unit, str, UnitType, str, str, UnitType, str, "SupportHold | SupportMove"]

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from judge.i18n import N_, tr
-from judge.storage import playrepo, tokenrepo
+from judge.storage import Session, playrepo, tokenrepo
 from judge.storage.models import Game
 
 # a deadline is shown as a short event ending at the deadline itself
@@ -53,7 +53,7 @@ def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def deadlines_of(session: Any, game: Game, now: datetime) -> list[tuple[str, datetime]]:
+def deadlines_of(session: Session, game: Game, now: datetime) -> list[tuple[str, datetime]]:
     """(phase, due) of ``game``'s coming deadlines: the open ``process`` deadlines, else the
     current phase's deadline."""
     if game.status not in RUNNING:
@@ -71,7 +71,7 @@ def games_of(store: Any, account_id: int | None) -> list[Game]:
     return tokenrepo.games_of_account(store.session, account_id, RUNNING)
 
 
-def game_feed(session: Any, games: Iterable[Game], domain: str, now: datetime) -> bytes:
+def game_feed(session: Session, games: Iterable[Game], domain: str, now: datetime) -> bytes:
     """The iCalendar text of the coming deadlines of ``games`` (each said in its game's
     language)."""
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//judge//deadlines//EN",

@@ -37,7 +37,7 @@ from judge.service import games, webhooks
 from judge.service.commands import reply_text
 from judge.service.uow import outbound_row
 from judge.settings import Settings
-from judge.storage import Database, webhookrepo
+from judge.storage import Database, Session, webhookrepo
 from judge.storage.archive_queries import turn_archive
 from judge.storage.mailrepo import enqueue_outbound
 
@@ -215,7 +215,7 @@ class HookRunner(Runner):
             return None
         return render_png(pages.phase_map(turn, str(data.get("language") or "en")))
 
-    def _tell_gm(self, session: Any, game_id: int, url: str, error: str,
+    def _tell_gm(self, session: Session, game_id: int, url: str, error: str,
                  now: datetime) -> None:
         game = webhookrepo.game_of(session, game_id)
         if game is None:

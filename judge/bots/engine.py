@@ -33,7 +33,7 @@ from judge.bots.baseline import (
 )
 from judge.bots.mapview import MapView, view_of_variant
 from judge.bots.personality import Personality, personality
-from judge.bots.search import best_candidate
+from judge.bots.search import improve
 from judge.bots.tactics import add_convoys, add_supports
 from judge.bots.valuation import Valuation, Weights, reach_counts, value_position
 
@@ -182,8 +182,11 @@ def bot_orders(
             seen.add(key)
             candidates.append(orders)
     replies = likely_replies(b, view, position, power, rng, counts)
-    return best_candidate(
-        v, view, position, power, candidates, replies, valuation, character.risk, options, b
+    fixed = {o.location for o in commitments.moves + commitments.supports  # type: ignore[union-attr]
+             if o.location in legal and o in legal[o.location]}  # type: ignore[union-attr]
+    return improve(
+        v, view, position, power, legal, candidates, replies, valuation, character.risk, rng,
+        options, b, fixed, avoid,
     )
 
 

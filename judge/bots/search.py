@@ -1,32 +1,55 @@
-"""A shallow search: play candidate order sets through the judge's own adjudicator.
+"""The search: candidate order sets tried by trial adjudication against the neighbours' likely orders.
 
-The candidates are the engine's own order sets (the best-valued one and a few drawn by weighted
-choice, each with cooperation and convoys added); the likely replies are the other powers'
-baseline orders, drawn the same way from *their* values. Each candidate meets each reply in
-``adjudicate`` and the outcome is scored for the searching power: centres held after the Fall
-(occupied in Spring), units lost, enemies on own centres, and where the units end up. A
-personality's ``risk`` mixes the worst reply's score with the mean.
+A movement decision starts from the engine's own order sets (the best-valued one and a few drawn
+by weighted choice, with cooperation and convoys added) and improves the best of them one unit at
+a time: each own unit tries its hold, its moves, a support for another own unit's hold or move,
+and a move with another own unit's support (a two-unit change: a supported attack is the one
+thing one-unit changes never find, since the lone move only bounces). Each try is played through
+the judge's own adjudicator (``adjudicate``, about 100 µs a phase) against every likely reply of
+the other powers (their baseline orders drawn from *their* values), and the outcome is scored for
+the searching power (``score``): supply centres after the Fall's capture, own centres invaded or
+foreign centres occupied after the Spring, units lost and struck, and where the units stand by
+the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
+worst reply with the mean); a unit whose order another power was promised keeps it.
+
+The budget is a count of trial adjudications, never the clock, so a decision is the same for
+the same seed on any machine. Everything is read from the variant's graph (the ``MapView`` and
+the legal order lists), nothing from one map.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+from functools import cache
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.geography import Board
-from judge.adjudicator.orders import Order
+from judge.adjudicator.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from judge.adjudicator.outcomes import Options
-from judge.adjudicator.phase_flow import capture_centers
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
+from judge.bots.baseline import Legal
 from judge.bots.mapview import MapView
 from judge.bots.valuation import Valuation
 
-CENTRE = 3.0
-OCCUPIED = 1.5
-INVADED = 1.5
-LOST = 1.2
-STRUCK = 0.3
+CENTRE = 3.0  # a supply centre held after the Fall
+OCCUPIED = 1.5  # after the Spring: an own unit standing on a centre not yet ours
+INVADED = 1.5  # after the Spring: another power's unit on one of our centres
+EXPOSED = 0.6  # after the Spring: an own centre another power can reach and no own unit can
+LOST = 1.2  # an own unit dislodged
+STRUCK = 0.3  # another power's unit dislodged
+# trial adjudications per movement decision, counted in units adjudicated (a trial of a
+# 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
+# one that a large map's bigger neighbourhoods spend in fewer, dearer trials
+BUDGET = 5000
+LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
+SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
+
+
+def _province(location: str) -> str:
+    return location.split("/", 1)[0]
 
 
 def score(
@@ -38,51 +61,274 @@ def score(
     valuation: Valuation,
     norm: float,
 ) -> float:
+    """The searching power's outcome of one trial adjudication (higher is better)."""
     units = after.units
     fall = before.phase.season_rank == 1
-    centres = capture_centers(variant.board, units, after.centers) if fall else after.centers
+    centres = after.centers
+    supply = view.supply_centers
     value = 0.0
+    held = sum(1 for owner in centres.values() if owner == power)
+    guarded: set[str] = set()
+    reached: set[str] = set()
     for prov, unit in units.items():
+        owner = centres.get(prov) if prov in supply else None
         if unit.power == power:
             value += valuation.of(unit.type.value, unit.location) / norm
-            if not fall and prov in view.supply_centers and centres.get(prov) != power:
-                value += OCCUPIED
-        elif not fall and centres.get(prov) == power:
-            value -= INVADED
+            if prov in supply and owner != power:
+                if fall:
+                    held += 1  # taken as the year ends
+                else:
+                    value += OCCUPIED
+            if not fall:
+                guarded.add(prov)
+                guarded.update(view.reach(unit.type.value, unit.location))
+        else:
+            if owner == power:
+                if fall:
+                    held -= 1  # lost as the year ends
+                else:
+                    value -= INVADED
+            if not fall:
+                reached.update(view.reach(unit.type.value, unit.location))
+    if not fall:
+        # an own centre the Fall could take for nothing
+        value -= EXPOSED * sum(
+            1 for sc, owner in centres.items()
+            if owner == power and sc in reached and sc not in guarded
+        )
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
-    return value + CENTRE * sum(1 for p in centres.values() if p == power)
+    return value + CENTRE * held
 
 
-def best_candidate(
+@cache
+def _neighbours(view: MapView) -> dict[str, frozenset[str]]:
+    """Province -> the provinces a unit there (army or fleet, any coast) moves or supports to."""
+    out: dict[str, set[str]] = {}
+    for prov, targets in view.army_moves.items():
+        out.setdefault(prov, set()).update(targets)
+    for loc, provinces in view.fleet_reach.items():
+        out.setdefault(view.province_of(loc), set()).update(provinces)
+    return {prov: frozenset(targets) for prov, targets in out.items()}
+
+
+def neighbourhood(view: MapView, position: Position, power: str) -> frozenset[str]:
+    """The provinces within ``LOCAL`` steps of the power's units and centres: units further
+    away can neither reach nor support into a place next to its units (the other powers'
+    likely orders carry no convoys), so the trials leave them out."""
+    graph = _neighbours(view)
+    seen = {prov for prov, unit in position.units.items() if unit.power == power}
+    seen |= {sc for sc, owner in position.centers.items() if owner == power}
+    edge = set(seen)
+    for _ in range(LOCAL):
+        edge = {t for prov in edge for t in graph.get(prov, ())} - seen
+        seen |= edge
+    return frozenset(seen)
+
+
+def _inside(order: Order, local: frozenset[str]) -> bool:
+    if _province(order.location) not in local:  # type: ignore[union-attr]
+        return False
+    if isinstance(order, SupportHold | SupportMove):
+        return _province(order.supported) in local
+    if isinstance(order, Convoy):
+        return _province(order.army) in local
+    return True
+
+
+class _Trials:
+    """Scores of order sets against every reply, each set adjudicated once, within a budget."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        view: MapView,
+        position: Position,
+        power: str,
+        replies: Sequence[Mapping[str, list[Order]]],
+        valuation: Valuation,
+        risk: float,
+        options: Options,
+        board: Board | None,
+        budget: int,
+    ) -> None:
+        self.variant = variant
+        self.view = view
+        local = neighbourhood(view, position, power)
+        self.position = replace(
+            position, units={p: u for p, u in position.units.items() if p in local}
+        )
+        self.power = power
+        self.replies = [
+            {other: [o for o in given if _inside(o, local)] for other, given in reply.items()}
+            for reply in replies
+        ] or [{}]
+        self.cost = max(len(self.position.units), 1) * len(self.replies)
+        self.valuation = valuation
+        self.risk = risk
+        self.options = options
+        self.board = board
+        self.left = budget
+        self.memo: dict[frozenset[Order], float] = {}
+        self.norm = 1.0
+
+    def affordable(self) -> bool:
+        return self.left >= self.cost
+
+    def value(self, orders: Mapping[str, Order]) -> float:
+        key = frozenset(orders.values())
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        given = list(orders.values())
+        scores = []
+        for reply in self.replies:
+            all_orders = dict(reply)
+            all_orders[self.power] = given
+            after = adjudicate(
+                self.position, all_orders, self.options, variant=self.variant, board=self.board
+            ).position
+            scores.append(
+                score(self.variant, self.view, self.position, after, self.power,
+                      self.valuation, self.norm)
+            )
+        self.left -= self.cost
+        mean = sum(scores) / len(scores)
+        total = self.risk * mean + (1.0 - self.risk) * min(scores)
+        self.memo[key] = total
+        return total
+
+
+def _backings(legal: Legal) -> dict[tuple[str, str], list[SupportMove]]:
+    """(mover, target) -> the own supports for that move, by supporter location (made once a
+    decision: a fleet on a large map lists hundreds of orders)."""
+    out: dict[tuple[str, str], list[SupportMove]] = {}
+    for loc in sorted(legal):
+        for order in legal[loc]:
+            if isinstance(order, SupportMove):
+                out.setdefault((order.supported, order.target), []).append(order)
+    return out
+
+
+def _alternatives(
+    loc: str,
+    chosen: Mapping[str, Order],
+    legal: Legal,
+    valuation: Valuation,
+    position: Position,
+    power: str,
+    fixed: Collection[str],
+    backings: Mapping[tuple[str, str], list[SupportMove]],
+    avoid: Collection[str],
+) -> list[dict[str, Order]]:
+    """Changes to try for the unit at ``loc``: location -> new order (one or two units)."""
+    unit = position.units.get(_province(loc))
+    kind = unit.type.value if unit else "A"
+    singles: list[tuple[float, Order]] = []
+    supported: list[dict[str, Order]] = []
+    own = {_province(other): other for other in chosen}
+    for order in legal[loc]:
+        if order == chosen.get(loc):
+            continue
+        if isinstance(order, Hold):
+            singles.append((valuation.of(kind, loc), order))
+        elif isinstance(order, Move):
+            if order.via_convoy or _province(order.target) in avoid:
+                # a convoy needs its fleets (the engine's candidates carry those); a place
+                # promised to another power is not entered
+                continue
+            singles.append((valuation.of(kind, order.target), order))
+            dest = _province(order.target)
+            foe = position.units.get(dest)
+            if dest in valuation.base or (foe is not None and foe.power != power):
+                found = 0
+                for backing in backings.get((loc, order.target), ()):
+                    if backing.location in fixed or found >= SUPPORTERS:
+                        continue
+                    supported.append({loc: order, backing.location: backing})
+                    found += 1
+        elif isinstance(order, SupportHold):
+            mate = own.get(_province(order.supported))
+            if mate is None or mate == loc or isinstance(chosen.get(mate), Move):
+                continue
+            singles.append((0.0, order))
+        elif isinstance(order, SupportMove):
+            mate = own.get(_province(order.supported))
+            planned = chosen.get(mate) if mate else None
+            if (
+                mate is None
+                or mate == loc
+                or not isinstance(planned, Move)
+                or planned.target != order.target
+            ):
+                continue
+            singles.append((1.0, order))
+    singles.sort(key=lambda item: -item[0])
+    return [{loc: o} for _, o in singles] + supported
+
+
+def improve(
     variant: Variant,
     view: MapView,
     position: Position,
     power: str,
+    legal: Legal,
     candidates: Sequence[list[Order]],
     replies: Sequence[Mapping[str, list[Order]]],
     valuation: Valuation,
     risk: float,
+    rng: random.Random,
     options: Options | None = None,
     board: Board | None = None,
+    fixed: Collection[str] = (),
+    avoid: Collection[str] = (),
+    budget: int = BUDGET,
 ) -> list[Order]:
-    """``options`` and ``board``: the phase's (``engine.phase_rules``)."""
-    if len(candidates) == 1 or not replies:
-        return list(candidates[0])
-    norm = valuation.top()
-    best: tuple[float, int] | None = None
-    for index, candidate in enumerate(candidates):
-        scores = []
-        for reply in replies:
-            orders = dict(reply)
-            orders[power] = candidate
-            after = adjudicate(
-                position, orders, options or Options(), variant=variant, board=board
-            ).position
-            scores.append(score(variant, view, position, after, power, valuation, norm))
-        mean = sum(scores) / len(scores)
-        total = risk * mean + (1.0 - risk) * min(scores)
-        if best is None or total > best[0]:
-            best = (total, index)
+    """The best order set found within ``budget`` trial adjudications.
+
+    ``options`` and ``board``: the phase's (``engine.phase_rules``). ``fixed``: locations whose
+    orders stay as the candidates give them (promised to another power); ``avoid``: provinces
+    promised not to be entered (the candidates keep out of them already).
+    """
+    trials = _Trials(variant, view, position, power, replies, valuation, risk,
+                     options or Options(), board, budget)
+    # the yardstick of the units' place values, fixed before any trial so that every score of
+    # this decision is on the same scale
+    for orders in candidates:
+        for order in orders:
+            if isinstance(order, Move):
+                valuation.of(order.unit_type.value, order.target)
+    trials.norm = valuation.top()
+    best: dict[str, Order] | None = None
+    best_value = float("-inf")
+    for orders in candidates:
+        if not trials.affordable() and best is not None:
+            break
+        by_loc = {o.location: o for o in orders}  # type: ignore[union-attr]
+        value = trials.value(by_loc)
+        if value > best_value:
+            best, best_value = by_loc, value
     assert best is not None
-    return list(candidates[best[1]])
+    improved = True
+    backings = _backings(legal)
+    while improved and trials.affordable():
+        improved = False
+        locations = sorted(loc for loc in best if loc not in fixed)
+        rng.shuffle(locations)
+        for loc in locations:
+            top: tuple[float, dict[str, Order]] | None = None
+            for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
+                                       backings, avoid):
+                if not trials.affordable():
+                    break
+                trial = dict(best)
+                trial.update(change)
+                value = trials.value(trial)
+                if value > best_value + 1e-9 and (top is None or value > top[0]):
+                    top = (value, trial)
+            if top is not None:
+                best_value, best = top
+                improved = True
+            if not trials.affordable():
+                break
+    return [best[loc] for loc in sorted(best)]

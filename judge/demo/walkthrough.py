@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import signal
 import smtplib
 import socket
 import tempfile
@@ -300,8 +301,6 @@ async def _started(ctx: AppContext, server: asyncio.Task[int]) -> None:
 
 
 async def _until_interrupted(ctx: AppContext) -> None:
-    import signal
-
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, ctx.stop)

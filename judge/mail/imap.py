@@ -14,13 +14,12 @@ import logging
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from aioimaplib import aioimaplib
 
 from judge.runner import Runner
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, Session
 from judge.storage.claimrepo import MailboxLock
 from judge.storage.mailrepo import imap_watermark, set_imap_watermark, store_received
 
@@ -117,7 +116,7 @@ class ImapPoller(Runner):
             return state.last_uid
 
     def _store(self, raw: bytes, uidvalidity: int, uid: int) -> None:
-        def advance(session: Any) -> None:
+        def advance(session: Session) -> None:
             set_imap_watermark(session, self.account, uidvalidity, uid)
 
         store_received(self.db, after=advance, raw=raw, message_id=message_id_of(raw),

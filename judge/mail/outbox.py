@@ -33,7 +33,7 @@ from judge.mail.transport import SendFailure, SmtpTransport, Transport
 from judge.runner import Runner
 from judge.service.verp import verp_address
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, Session
 from judge.storage.blobrepo import blobs
 from judge.storage.claimrepo import claim_due_outbound
 from judge.storage.mailrepo import (
@@ -137,12 +137,12 @@ class OutboxRunner(Runner):
         return session, rows[0]
 
     @staticmethod
-    def _commit_sent(session: Any, row_id: int, when: datetime) -> None:
+    def _commit_sent(session: Session, row_id: int, when: datetime) -> None:
         mark_outbound_sent(session, [row_id], when)
         session.commit()
 
     @staticmethod
-    def _end_claim(session: Any) -> None:
+    def _end_claim(session: Session) -> None:
         session.rollback()  # a no-op after the commit; releases the row otherwise
         session.close()
 
@@ -155,7 +155,7 @@ class OutboxRunner(Runner):
         with self.db.session() as session:
             self._write_failure(session, row, error, permanent)
 
-    def _write_failure(self, session: Any, row: Any, error: str, permanent: bool) -> None:
+    def _write_failure(self, session: Session, row: Any, error: str, permanent: bool) -> None:
         tries = row.tries + 1
         dead = permanent or tries >= self.settings.max_send_tries
         values: dict[str, object] = {"tries": tries, "last_error": error[:2000]}

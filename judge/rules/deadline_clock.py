@@ -24,12 +24,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from babel.dates import get_day_names as _day_names
 
-DEFAULT_HOURS: Mapping[str, int] = {"M": 72, "R": 24, "A": 24}
 # date.weekday() order; the stored identifiers of days off are CLDR's English abbreviations
 # (Babel's data, as every day name the judge reads or writes: never a table of our own)
 WEEKDAYS: tuple[str, ...] = tuple(
@@ -87,29 +85,27 @@ def absence_refused(new: Absence, mine: Sequence[Absence], today: date, each: in
 
 @dataclass(frozen=True)
 class DeadlineRule:
-    """What decides a game's deadlines, read from its option dict (``from_options``)."""
+    """What decides a game's deadlines (``ChosenOptions.deadline_rule`` makes it from the
+    game's options)."""
 
     zone: ZoneInfo
-    hours: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_HOURS))
+    hours: Mapping[str, float]
     clock: Mapping[str, time] = field(default_factory=dict)  # phase kind -> time of day
     weekdays_off: frozenset[int] = frozenset()  # date.weekday() numbers
     dates_off: frozenset[date] = frozenset()
     absences: tuple[Absence, ...] = ()
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any],
-                     absences: Iterable[Absence] = ()) -> DeadlineRule:
-        hours: dict[str, float] = dict(DEFAULT_HOURS)
-        hours.update(options.get("deadlines_hours") or {})
-        clock = {k: parse_clock(v) for k, v in (options.get("clock") or {}).items()}
-        off = options.get("days_off") or []
-        stored = tuple(Absence(date.fromisoformat(a["start"]), date.fromisoformat(a["end"]))
-                       for a in options.get("absences") or [])
-        return cls(zone=ZoneInfo(str(options.get("timezone") or "UTC")), hours=hours,
-                   clock=clock,
+    def of(cls, timezone: str, hours: Mapping[str, float], clock: Mapping[str, str],
+           days_off: Iterable[str], absences: Iterable[Absence] = ()) -> DeadlineRule:
+        """From the options' stored shapes: a zone name, "HH:MM" times, day names and ISO
+        dates."""
+        off = list(days_off)
+        return cls(zone=ZoneInfo(timezone), hours=dict(hours),
+                   clock={k: parse_clock(v) for k, v in clock.items()},
                    weekdays_off=frozenset(WEEKDAYS.index(d) for d in off if d in WEEKDAYS),
                    dates_off=frozenset(date.fromisoformat(d) for d in off if d not in WEEKDAYS),
-                   absences=stored + tuple(absences))
+                   absences=tuple(absences))
 
     def is_off(self, day: date) -> bool:
         return day.weekday() in self.weekdays_off or day in self.dates_off

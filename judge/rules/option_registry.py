@@ -195,7 +195,9 @@ class OptionSpec:
     words: Mapping[str, tuple[str, ...]]  # language -> keywords, the usual one first
     type: OptionType
     values: Mapping[str, str]  # language -> what the values look like (HELP, docs/commands*.md)
-    default: Any = None  # stored at CREATE (None: not stored; the game row holds it)
+    # the value of a game that has not set the option (``ChosenOptions``), stored at CREATE
+    # unless ``stored_at_create`` is False (None: none, and nothing stored)
+    default: Any = None
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     low: int = 0
     high: int = 0
@@ -203,6 +205,7 @@ class OptionSpec:
     locked_after_start: bool = False
     shown: bool = True  # listed by LIST and SUMMARY
     setter: Setter | None = None  # None: the parsed value stored under ``key``
+    stored_at_create: bool = True
 
     def keyword(self, lang: str) -> str:
         return self.words[lang][0]
@@ -332,7 +335,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
                OptionType.FLAG,
                _v("yes|no (GM gets a copy of all press)",
                   "si|no (l'arbitro riceve copia di tutta la stampa)",
-                  "oui|non (l'arbitre reçoit copie de toute la presse)"), shown=False),
+                  "oui|non (l'arbitre reçoit copie de toute la presse)"), default=False,
+               stored_at_create=False, shown=False),
     OptionSpec("variant", _w("VARIANT", "VARIANTE", "VARIANTE"), OptionType.NAME,
                _v("a map's name: standard, ancmed, youngstown... (HELP VARIANTS lists them; "
                   "before START)",
@@ -360,18 +364,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
                _v("168 (hours the game waits for a replacement)",
                   "168 (ore di attesa di un sostituto)",
                   "168 (heures d'attente d'un remplaçant)"),
+               default=168, stored_at_create=False,
                low=1, high=672, rule_sets=frozenset({RuleSet.ITALIAN}), shown=False),
     OptionSpec("replacement_grace_hours", _w("REPLACEMENT GRACE", "PROROGA SOSTITUTO",
                                              "DELAI REMPLACANT"), OptionType.NUMBER,
                _v("168 (the newcomer's extra hours)", "168 (le ore in più del sostituto)",
                   "168 (les heures en plus du remplaçant)"),
-               low=1, high=672, rule_sets=frozenset({RuleSet.ITALIAN}), shown=False),
+               default=168, stored_at_create=False, low=1, high=672,
+               rule_sets=frozenset({RuleSet.ITALIAN}), shown=False),
     OptionSpec("sommossa_resume_hours", _w("SOMMOSSA VOTE", "VOTO SOMMOSSA", "VOTE SOMMOSSA"),
                OptionType.NUMBER,
                _v("48 (hours to send FOR orders once Sommossa is declared)",
                   "48 (ore per gli ordini PER dopo la Sommossa)",
                   "48 (heures pour les ordres POUR après la Sommossa)"),
-               low=1, high=672, rule_sets=frozenset({RuleSet.ITALIAN}), shown=False),
+               default=48, stored_at_create=False, low=1, high=672,
+               rule_sets=frozenset({RuleSet.ITALIAN}), shown=False),
     # how civil-disorder and automatic removals count distance: to the home centres (2008
     # rulebook, seed 000, seed 002) or to the owned ones (2023 rulebook, DATC 3.0 6.J)
     OptionSpec("removal_distance", _w(("REMOVALS", "REMOVAL DISTANCE"),
@@ -436,7 +443,7 @@ def default_options() -> dict[str, Any]:
     """What CREATE stores: every option with a default, in its stored shape."""
     out: dict[str, Any] = {}
     for spec in OPTIONS:
-        if spec.default is None:
+        if spec.default is None or not spec.stored_at_create:
             continue
         if spec.type is OptionType.LATE_DAYS:
             out.update(spec.default)

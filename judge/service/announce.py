@@ -12,33 +12,34 @@ from typing import Any
 
 from judge.bulletins.render import render
 from judge.bulletins.views import GameInfo, Notice, SeatInfo, notice_view
+from judge.rules.chosen_options import ChosenOptions
 from judge.service import webhooks
 from judge.service.header_safety import addr_spec
+from judge.service.snapshot_rows import chosen
 from judge.service.uow import outbound_row
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.gamerepo import seats
 from judge.storage.mailrepo import enqueue_outbound
 from judge.storage.models import Game, OutboundMail, Seat
 from judge.storage.playrepo import addresses_of_accounts
 from judge.storage.turnrepo import account_address
 
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
-
 
 def game_info(game: Game, settings: Settings) -> GameInfo:
-    options = game.options or {}
+    options = chosen(game)
     return GameInfo(
         name=game.name,
         judge=settings.judge_name or settings.address,
         language=game.language if game.language in ("en", "fr", "it") else "en",
-        timezone=str(options.get("timezone") or "UTC"),
+        timezone=options.timezone,
         variant=game.variant,
-        blind=bool(options.get("blind")),
+        blind=options.blind,
     )
 
 
-def seat_infos(rows: Iterable[Seat], options: dict[str, Any]) -> list[SeatInfo]:
-    bonus = int(options.get("late_bonus_days", 10))
+def seat_infos(rows: Iterable[Seat], options: ChosenOptions) -> list[SeatInfo]:
+    bonus = options.late_bonus_days
     rows = list(rows)
     held: dict[int, list[str]] = {}
     for r in rows:

@@ -18,13 +18,10 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from judge.parsing.commands import GM
-from judge.storage import gamerepo, guardrepo, playrepo, tokenrepo
+from judge.storage import Session, gamerepo, guardrepo, playrepo, tokenrepo
 from judge.storage.models import ApiToken, Game, Seat
-
-Session = Any  # a judge.storage session
 
 TOKEN_BYTES = 32
 # a bearer token is URL-safe base64 of TOKEN_BYTES: 43 characters; longer input is not one

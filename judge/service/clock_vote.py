@@ -13,9 +13,8 @@ from typing import Any
 
 from judge.rules.gm_clock import VoteOutcome, vote_outcome
 from judge.service import games
+from judge.storage import Session
 from judge.storage.models import Game
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 KEY = "gm_clock_vote"
 

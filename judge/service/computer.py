@@ -26,61 +26,50 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
-from judge.adjudicator.orders import Order
-from judge.adjudicator.position import Position
 from judge.bots.council import Council
-from judge.bots.diplomat import Letter, render_letter
+from judge.bots.diplomat import Letter
 from judge.bots.ledger import Agreement
 from judge.bots.personality import PERSONALITIES, assign
 from judge.bots.proposals import Proposal
 from judge.bots.proposals import render as render_proposal
-from judge.bulletins.views import letters_view
-from judge.rules.due import needs_orders
-from judge.rules.game_end import solo_won
-from judge.service import announce, games, turns, usecases
+from judge.service import games, turns
+from judge.service.computer_phase import (
+    BROADCAST,
+    SOURCE,
+    computer_powers,
+    game_seed,
+    mark_sources,
+    phase_played,
+    phase_started,
+    rolled_back,
+    send_letters,
+    solo_notice,
+    solo_options,
+)
 from judge.settings import Settings
-from judge.storage import botrepo, gamerepo, recordrepo
+from judge.storage import Session, botrepo, gamerepo, recordrepo
 from judge.storage.models import Game, Press, Seat
 from judge.storage.turnrepo import savepoint
 
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
+# what a phase does for the computer powers lives in computer_phase (turn processing calls
+# it, and this module calls turn processing); its names are part of this module's API
+__all__ = ["BROADCAST", "PHASES_PER_MAIL", "SEAT_WORD", "SOURCE", "advance", "computer_powers",
+           "game_seed", "mark_sources", "offer", "phase_played", "phase_started",
+           "prepare_solo_seats", "rolled_back", "seat_computer", "seat_solo_computers",
+           "send_letters", "solo_notice", "solo_options"]
 
 log = logging.getLogger(__name__)
 
-SOURCE = "computer"  # how a computer power's order is marked in bulletins and the archive
 # how a computer power's seat is shown in START and LIST replies, in place of an address
 SEAT_WORD = {"en": "computer", "it": "computer", "fr": "ordinateur"}
-BROADCAST = "*"
 # phases one mail may process in a row in a solo game (a movement phase, its retreats, the
 # winter): bounded work per mail
 PHASES_PER_MAIL = 3
 
 
 # ---------------------------------------------------------------- who is a computer power
-
-
-def solo_options(game: Game) -> dict[str, Any] | None:
-    """The BOTS option of a solo game (``{"power": chosen or None, "human": power}``)."""
-    value = games.options(game).get("bots")
-    return dict(value) if isinstance(value, dict) else None
-
-
-def computer_powers(session: Session, game: Game) -> dict[str, str]:
-    """Power -> personality of every computer power of the game."""
-    return botrepo.bot_powers(session, game.id)
-
-
-def _seed(game: Game) -> int:
-    return int((games.options(game).get("computer") or {}).get("seed", game.id))
-
-
-def _rng(game: Game, what: str) -> random.Random:
-    # one stream per game, phase and purpose: replaying a phase gives the same orders
-    return random.Random(f"{_seed(game)}:{game.phase}:{what}")
 
 
 # ---------------------------------------------------------------- the solo game's seats
@@ -128,7 +117,7 @@ def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> st
         games.update_options(game, computer={"seed": secrets.randbits(31)})
     council = botrepo.load_council(session, game.id) or Council({})
     taken = set(council.characters.values())
-    rng = random.Random(f"{_seed(game)}:{seat.power}")
+    rng = random.Random(f"{game_seed(game)}:{seat.power}")
     free = [n for n in sorted(PERSONALITIES) if n not in taken] or sorted(PERSONALITIES)
     name = rng.choice(free)
     council.characters[seat.power] = name
@@ -145,68 +134,6 @@ def seat_computer(session: Session, game: Game, seat: Seat, now: datetime) -> st
 
 
 # ---------------------------------------------------------------- each phase
-
-
-def phase_started(session: Session, game: Game, now: datetime, settings: Settings) -> None:
-    """The computer powers' proposals (in Spring) and orders for the game's current phase."""
-    if game.status != "active":
-        return
-    council = botrepo.load_council(session, game.id)
-    if council is None or not council.characters:
-        return
-    position = games.load_position(game)
-    variant = games.game_variant(game)
-    letters = council.bot_initiatives(position, _rng(game, "talk"), variant)
-    given = council.orders(position, _rng(game, "orders"), variant)
-    for power, orders in sorted(given.items()):
-        if not needs_orders(position, power):
-            continue
-        # the same use case as a player's mail: read, checked and stored as a new version
-        usecases.submit_orders(session, game, power, [str(o) for o in orders], now,
-                               by_account_id=None)
-    botrepo.save_council(session, game.id, council)
-    send_letters(session, game, now, settings, letters)
-
-
-def phase_played(session: Session, game: Game, before: Position,
-                 orders: Mapping[str, Sequence[Order]], after: Position, now: datetime,
-                 settings: Settings) -> None:
-    """After an adjudication: promises judged, trust moved, wars and coalitions announced.
-    The council as it stood before is kept first, for a ROLLBACK to this phase."""
-    council = botrepo.load_council(session, game.id)
-    if council is None:
-        return
-    botrepo.save_snapshot(session, game.id, str(before.phase), council)
-    letters = council.after_phase(before, orders, after)
-    botrepo.save_council(session, game.id, council)
-    send_letters(session, game, now, settings, letters)
-
-
-def rolled_back(session: Session, game: Game, phase: str, undone: Sequence[str]) -> None:
-    """ROLLBACK to ``phase``: the ledger, trust and coalitions as they were when ``phase`` was
-    played (``undone``: the phases whose turns the ROLLBACK removed). Called before
-    ``phase_started``, which then has the computer powers order again from that state."""
-    botrepo.restore_snapshot(session, game.id, phase, undone)
-
-
-def mark_sources(session: Session, game: Game, orders: Mapping[str, Sequence[Order]],
-                 sources: dict[str, dict[str, str]]) -> None:
-    """Every order a computer power gave is shown as the computer's."""
-    for power in computer_powers(session, game):
-        for order in orders.get(power, ()):
-            sources.setdefault(power, {}).setdefault(str(order), SOURCE)
-
-
-def solo_notice(game: Game, after: Position) -> str | None:
-    """The power that has just reached the solo count in a solo game (said once)."""
-    bots = solo_options(game)
-    if not bots or bots.get("won"):
-        return None
-    if not solo_won(after, games.rule_options(game).end):
-        return None
-    bots["won"] = str(after.phase)
-    games.update_options(game, bots=bots)
-    return str(bots.get("human"))
 
 
 def advance(session: Session, game: Game, now: datetime, settings: Settings) -> list[str]:
@@ -255,39 +182,3 @@ def offer(session: Session, game: Game, council: Council, deal: Proposal, now: d
     return agreement, [letter for letter in letters if letter.to == (deal.proposer,)]
 
 
-# ---------------------------------------------------------------- letters
-
-
-def send_letters(session: Session, game: Game, now: datetime, settings: Settings,
-                 letters: Sequence[Letter]) -> None:
-    """Store each letter as press and mail it, in the game's language, to the players it is
-    for (a broadcast to every player, the GM and the observers). Letters between computer
-    powers reach nobody's mailbox; what they agree is announced by the alliance letters."""
-    if not letters or games.press_mode(game) == "none":
-        return  # a game without press hears nothing from its computer powers either
-    info = announce.game_info(game, settings)
-    people = computer_powers(session, game)
-    addresses = _human_addresses(session, game, people)
-    variant_name = games.game_variant(game).name
-    for letter in letters:
-        to = list(letter.to)
-        targets = (announce.everyone(session, game) if not to
-                   else [addresses[p] for p in to if p in addresses])
-        if not targets:
-            continue  # between computer powers only
-        text = render_letter(letter, info.language, variant=variant_name)
-        session.add(Press(game_id=game.id, phase=game.phase, from_power=letter.sender,
-                          to_powers=to or [BROADCAST], grey=False, body=text, created=now))
-        view = letters_view(info, game.phase, letter.sender, to, [text])
-        announce.broadcast(session, settings, now, game, "letters", view, addresses=targets)
-
-
-def _human_addresses(session: Session, game: Game, people: Mapping[str, str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for seat in games.playing_seats(session, game):
-        if seat.power in people:
-            continue
-        address = games.address_of_account(session, seat.account_id)
-        if address:
-            out[seat.power] = address
-    return out

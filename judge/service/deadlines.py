@@ -17,13 +17,14 @@ minimum hours, a clock time, days off) is pure: ``judge.rules.deadline_clock``.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from judge.adjudicator.phase import Phase
-from judge.rules.deadline_clock import DeadlineRule, deadline_after, settle
+from judge.rules.deadline_clock import Absence, DeadlineRule, deadline_after, settle
 from judge.rules.deadline_clock import wall_clock_after as wall_clock_after
+from judge.service.snapshot_rows import chosen
+from judge.storage import Session
 from judge.storage.claimrepo import EARLY, add_early_row, open_early_row
 from judge.storage.gamerepo import due_deadlines
 from judge.storage.gamerepo import next_deadline as earliest_row
@@ -31,18 +32,20 @@ from judge.storage.models import Deadline, Game
 from judge.storage.playrepo import open_deadlines
 from judge.storage.turnrepo import close_deadlines
 
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
-
 REMINDER_BEFORE = timedelta(hours=24)
 
 
 def game_zone(game: Game) -> ZoneInfo:
-    return ZoneInfo(str((game.options or {}).get("timezone") or "UTC"))
+    return ZoneInfo(chosen(game).timezone)
 
 
 def deadline_rule(game: Game) -> DeadlineRule:
-    """The game's deadline rule: its hours, clock times and days off, in its zone."""
-    return DeadlineRule.from_options(game.options or {})
+    """The game's deadline rule: its hours, clock times and days off, in its zone, and the
+    absences its players announced (kept with the game's bookkeeping, issue 30)."""
+    announced = (game.options or {}).get("absences") or []
+    return chosen(game).deadline_rule(
+        Absence(date.fromisoformat(a["start"]), date.fromisoformat(a["end"]))
+        for a in announced)
 
 
 def next_deadline(game: Game, phase: str, now: datetime) -> datetime:

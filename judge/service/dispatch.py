@@ -20,20 +20,19 @@ The command language is ``judge.parsing.commands``; the handlers are
 
 from __future__ import annotations
 
-from typing import Any
-
 from judge.service.caller import Prepared
 from judge.service.commands import prepare_mail, reply_language_of, run
 from judge.service.commands.session import MailSession
 from judge.service.mail_commands import ReadMail
 from judge.service.uow import IncomingMail
+from judge.storage import Session
 
 
 def dispatch(ctx: MailSession) -> None:
     run(ctx)
 
 
-def prepare(session: Any, mail: IncomingMail, read: ReadMail) -> Prepared:
+def prepare(session: Session, mail: IncomingMail, read: ReadMail) -> Prepared:
     """Do the slow part of ``mail``'s handling (scrypt, reading its orders) in a read-only
     session before its write transaction, from its commands ``read`` once
     (``judge.service.mail_commands``); ``dispatch`` then finds the results in
@@ -41,6 +40,6 @@ def prepare(session: Any, mail: IncomingMail, read: ReadMail) -> Prepared:
     return prepare_mail(session, mail, read)
 
 
-def reply_language(session: Any, mail: IncomingMail) -> str:
+def reply_language(session: Session, mail: IncomingMail) -> str:
     """The language to answer ``mail`` in when its handling could not say (it failed)."""
     return reply_language_of(session, mail)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from judge.bulletins.views import end_view
 from judge.rules.game_end import EndReason, GameEnd
 from judge.rules.scoring import draw_size, hundred_points, sum_of_squares
 from judge.service import announce, deadlines, games
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.gamerepo import audit, turns
 from judge.storage.models import Game
 from judge.storage.playrepo import votes
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
-
 
 # the game option ``scoring`` (SCORING / PUNTEGGIO / DECOMPTE)
 SCORING_SYSTEMS = ("hundred", "draw_size", "sum_of_squares")
@@ -44,7 +41,7 @@ def scores(end: GameEnd, system: str = "hundred") -> dict[str, object]:
 
 
 def scoring_of(game: Game) -> str:
-    return str(games.options(game).get("scoring", "hundred"))
+    return games.chosen(game).scoring
 
 
 def position_scores(game: Game, centers: dict[str, int]) -> dict[str, object]:

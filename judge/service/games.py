@@ -38,7 +38,7 @@ from judge.rules.option_registry import OptionType, shown_options
 from judge.rules.options import GameOptions, RuleSet
 from judge.service import deadlines, snapshot_rows
 from judge.settings import Settings
-from judge.storage import gamerepo, playrepo
+from judge.storage import Session, gamerepo, playrepo
 from judge.storage.models import Account, Game, Seat, default_game_options
 
 GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
@@ -52,9 +52,15 @@ def valid_game_name(name: str) -> bool:
 
 
 def options(game: Game) -> dict[str, Any]:
+    """The stored dict with CREATE's values for what is missing: for the option setters, which
+    change it (an option is read with ``chosen``, the judge's bookkeeping from the dict)."""
     merged = default_game_options()
     merged.update(game.options or {})
     return merged
+
+
+# a game's options as one typed value (judge.rules.chosen_options)
+chosen = snapshot_rows.chosen
 
 
 def update_options(game: Game, **changes: Any) -> None:
@@ -75,22 +81,22 @@ def drop_absences(game: Game, account_id: int | None) -> None:
 
 def rule_options(game: Game) -> GameOptions:
     # one reading of the option dict for the whole judge (the turns code uses the same)
-    return snapshot_rows.game_options(options(game))
+    return snapshot_rows.game_options(chosen(game))
 
 
 def is_blind(game: Game) -> bool:
-    return bool(options(game).get("blind"))
+    return chosen(game).blind
 
 
 def press_mode(game: Game) -> str:
-    return str(options(game).get("press", "white"))
+    return chosen(game).press
 
 
 def observers(game: Game) -> list[str]:
     return list(options(game).get("observers", []))
 
 
-def create_game(session: Any, name: str, password_hash: str, gm: Account, language: str,
+def create_game(session: Session, name: str, password_hash: str, gm: Account, language: str,
                 now: datetime) -> Game:
     first = installed_variant(DEFAULT_VARIANT)  # until the GM's VARIANT or PLAYERS line
     game = Game(name=name, variant=first.name, status="forming", language=language,
@@ -141,7 +147,7 @@ def describe_options(game: Game) -> dict[str, Any]:
     the option registry shows for the game's rule set."""
     opts = options(game)
     shown: dict[str, Any] = {}
-    for spec in shown_options(RuleSet(opts.get("rules", "italian"))):
+    for spec in shown_options(chosen(game).rules):
         if spec.key == "language":
             shown["language"] = game.language
         elif spec.key == "variant":
@@ -164,17 +170,17 @@ def is_assigned(seat: Seat) -> bool:
     return not seat.power.startswith(PLACEHOLDER)
 
 
-def assigned_seats(session: Any, game: Game) -> list[Seat]:
+def assigned_seats(session: Session, game: Game) -> list[Seat]:
     return [s for s in gamerepo.seats(session, game.id) if is_assigned(s)]
 
 
-def playing_seats(session: Any, game: Game) -> list[Seat]:
+def playing_seats(session: Session, game: Game) -> list[Seat]:
     """Seats whose player still takes part (receives press, votes, may be CC'd)."""
     return [s for s in assigned_seats(session, game)
             if s.account_id is not None and s.status not in ("eliminated", "vacant")]
 
 
-def address_of_account(session: Any, account_id: int | None) -> str | None:
+def address_of_account(session: Session, account_id: int | None) -> str | None:
     if account_id is None:
         return None
     account = session.get(Account, account_id)
@@ -198,14 +204,14 @@ def relay_address(game: Game, target: str, reader: Seat, settings: Settings) -> 
     return f"{game.name}-{target.lower()}-{relay_secret(reader)}@{settings.domain}"
 
 
-def public_address(session: Any, game: Game, seat: Seat, settings: Settings) -> str:
+def public_address(session: Session, game: Game, seat: Seat, settings: Settings) -> str:
     """The address others may see for a seat: the anonymous one in a blind game."""
     if is_blind(game):
         return anon_address(game, seat.power, settings)
     return address_of_account(session, seat.account_id) or "-"
 
 
-def sees_addresses(session: Any, game: Game, viewer_id: int | None) -> bool:
+def sees_addresses(session: Session, game: Game, viewer_id: int | None) -> bool:
     """Whether the account ``viewer_id`` (who asked) may see the players' real addresses
     (issue 25): the game's GM always; another player of the game only in a white-press game
     (where press shows them anyway); a stranger never; nobody in a blind game, where the
@@ -219,7 +225,7 @@ def sees_addresses(session: Any, game: Game, viewer_id: int | None) -> bool:
         s.account_id == viewer_id for s in playing_seats(session, game))
 
 
-def address_shown(session: Any, game: Game, seat: Seat, settings: Settings,
+def address_shown(session: Session, game: Game, seat: Seat, settings: Settings,
                   sees: bool, viewer_id: int | None) -> str:
     """A seat's address as shown to a viewer (``sees_addresses``): empty when hidden."""
     if is_blind(game) or sees or (viewer_id is not None and viewer_id == seat.account_id):
@@ -227,7 +233,7 @@ def address_shown(session: Any, game: Game, seat: Seat, settings: Settings,
     return ""
 
 
-def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
+def seat_of_address(session: Session, game: Game, address: str) -> Seat | None:
     account = playrepo.account_by_address(session, address)
     if account is None:
         return None
@@ -235,7 +241,7 @@ def seat_of_address(session: Any, game: Game, address: str) -> Seat | None:
     return found[0] if found else None
 
 
-def player_addresses(session: Any, game: Game) -> dict[str, str]:
+def player_addresses(session: Session, game: Game) -> dict[str, str]:
     """Lower-cased real address -> power, for every playing seat (the CC check)."""
     seats = playing_seats(session, game)
     # one query for the accounts, not one per seat: every orders mail copied to anyone (the
@@ -250,7 +256,7 @@ def player_addresses(session: Any, game: Game) -> dict[str, str]:
     return result
 
 
-def gm_address(session: Any, game: Game) -> str | None:
+def gm_address(session: Session, game: Game) -> str | None:
     return address_of_account(session, game.gm_account_id)
 
 
@@ -259,13 +265,12 @@ def gm_address(session: Any, game: Game) -> str | None:
 
 def late_balance(game: Game, seat: Seat) -> LateBalance:
     """Days left = the game's bonus - days spent (a GM grant lowers the count spent)."""
-    opts = options(game)
-    return LateBalance(days_left=int(opts["late_bonus_days"]) - seat.late_days_used,
+    return LateBalance(days_left=chosen(game).late_bonus_days - seat.late_days_used,
                        used_this_turn=seat.late_days_this_turn)
 
 
 def store_late_balance(game: Game, seat: Seat, balance: LateBalance) -> None:
-    seat.late_days_used = int(options(game)["late_bonus_days"]) - balance.days_left
+    seat.late_days_used = chosen(game).late_bonus_days - balance.days_left
     seat.late_days_this_turn = balance.used_this_turn
 
 
@@ -276,7 +281,7 @@ class StartRefused(ValueError):
     pass
 
 
-def start_game(session: Any, game: Game, now: datetime, seed: int | None = None) -> dict[str, str]:
+def start_game(session: Session, game: Game, now: datetime, seed: int | None = None) -> dict[str, str]:
     """Assign the powers, set the opening position and the first deadline.
 
     Returns power -> seat placeholder. The generator's seed and every lot drawn are recorded in
@@ -293,8 +298,9 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
     # games for two to four players is several powers, labelled "AUSTRIA+ENGLAND+GERMANY"
     labels = {seat_label(seat): seat for seat in variant.seats}
     # a BOTS game whose creator named his power: the preferences give it to him
-    chosen = (options(game).get("bots") or {}).get("power")
-    if options(game)["assignment"] == "preferences" or chosen:
+    picked = chosen(game)
+    named = (picked.bots or {}).get("power")
+    if picked.assignment == "preferences" or named:
         wishes = {s.power: seat_ranking(list(s.preferences or []), variant.seats) for s in seats}
         assignment = assign_by_preference(wishes, chooser, list(labels))
     else:
@@ -315,7 +321,7 @@ def start_game(session: Any, game: Game, now: datetime, seed: int | None = None)
             session.add(extra)
             _take_power(extra, game, power)
             given[power] = placeholder
-    record = {"seed": seed, "method": options(game)["assignment"],
+    record = {"seed": seed, "method": picked.assignment,
               "players": {p: by_name[p].account_id for p in by_name},
               "powers": dict(assignment.powers),
               "lots": [asdict(lot) for lot in assignment.lots]}

@@ -10,24 +10,25 @@ resumes the game then (``judge.service.wakeups``) exactly as the GM's RESUME wou
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Literal
 
 from judge.rules.gm_clock import ClockUse, Limits, extended, pause_allowance, paused
 from judge.service import announce, deadlines, games
 from judge.service.commands import reply_text
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.gamerepo import audit
 from judge.storage.models import Deadline, Game
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 RESUME = "resume"  # the deadline-table kind of a pause's end
 # a resumed game's deadline is never less than a day away, so players can react to the news
 RESUME_AT_LEAST = timedelta(hours=24)
 
 
-def limits(game: Game, key: str) -> Limits:
-    return Limits.from_option(games.options(game).get(key))
+def limits(game: Game, key: Literal["extension_limit", "pause_limit"]) -> Limits:
+    options = games.chosen(game)
+    return Limits.from_option(options.extension_limit if key == "extension_limit"
+                              else options.pause_limit)
 
 
 def use(game: Game) -> ClockUse:

@@ -23,7 +23,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from judge.i18n import N_, tr
 from judge.runner import Runner
@@ -37,7 +36,7 @@ from judge.service.mailtrouble import handle_bounce
 from judge.service.rawmask import mask_held, mask_raw
 from judge.service.uow import ANONYMOUS, IncomingMail
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, Session
 from judge.storage.blobrepo import prune_outbound
 from judge.storage.mailrepo import (
     claim_new_inbound,
@@ -337,7 +336,7 @@ def failed_text(lang: str) -> str:
     return tr(lang, FAILED_TEXT) + "\n"
 
 
-def tell_failed(session: Any, settings: Settings, decode: Decoder, inbound_id: int,
+def tell_failed(session: Session, settings: Settings, decode: Decoder, inbound_id: int,
                 when: datetime) -> None:
     """Queue the one reply that says a mail could not be handled, in its sender's language,
     in the transaction that records it failed.

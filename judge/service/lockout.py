@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from judge.parsing.commands import GM
 from judge.service import games
 from judge.service.answers import Done
 from judge.service.caller import Caller
-from judge.storage import guardrepo, playrepo
+from judge.storage import Session, guardrepo, playrepo
 from judge.storage.models import Game
 
 log = logging.getLogger(__name__)
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 
 def locked(session: Session, caller: Caller, game: Game, power: str) -> bool:

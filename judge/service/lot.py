@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import secrets
 from datetime import datetime
-from typing import Any
 
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
@@ -21,10 +20,8 @@ from judge.adjudicator.phase import Phase
 from judge.bulletins.views import Notice
 from judge.rules.assignment import seat_label
 from judge.service.snapshot_rows import LOT_KEY, lot_joins
-from judge.storage import gamerepo, playrepo
+from judge.storage import Session, gamerepo, playrepo
 from judge.storage.models import Game, Seat
-
-Session = Any  # a judge.storage session
 
 
 def draw_lot(session: Session, game: Game, reached: Phase, now: datetime,

@@ -17,11 +17,10 @@ from typing import Any
 from judge.service.announce import broadcast, gm_address
 from judge.service.verp import verp_row, verp_token
 from judge.settings import Settings
+from judge.storage import Session
 from judge.storage.mailrepo import add_mail_trouble, outbound_by_id, seats_at_address
 
 log = logging.getLogger(__name__)
-
-Session = Any  # a judge.storage session
 
 EVENT = "mail_trouble"
 

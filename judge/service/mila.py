@@ -39,10 +39,8 @@ from judge.adjudicator.catalog import variant_names
 from judge.adjudicator.jsonio import RequestError, adjudicate_json, position_from_json
 from judge.adjudicator.variant import Variant
 from judge.service import games
-from judge.storage import gamerepo, playrepo
+from judge.storage import Session, gamerepo, playrepo
 from judge.storage.models import Game, Press, Turn
-
-Session = Any
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_PHASES = 2000

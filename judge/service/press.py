@@ -76,7 +76,7 @@ def send_press(s: MailSession, cmd: Command) -> None:
         to_powers.append(GM)
     addresses = [games.address_of_account(s.session, seat.account_id) for seat in seats]
     extra: list[str] = []
-    if gm and sender != GM and (to_gm or broadcast or games.options(game).get("gm_reads_press")):
+    if gm and sender != GM and (to_gm or broadcast or games.chosen(game).gm_reads_press):
         extra.append(gm)
     if broadcast:
         extra.extend(games.observers(game))
@@ -149,6 +149,7 @@ def relay_anonymous(s: MailSession) -> bool:
     if not targets:
         return False
     game = s.session.get(Game, targets[0].game_id)
+    assert game is not None  # a seat's game (a foreign key)
     s.touch(game)
     s.begin(None)
     targets = [t for t in targets if t.game_id == game.id]
@@ -168,7 +169,7 @@ def relay_anonymous(s: MailSession) -> bool:
     addresses = [games.address_of_account(s.session, t.account_id) for t in targets]
     extra = []
     gm = games.gm_address(s.session, game)
-    if gm and games.options(game).get("gm_reads_press"):
+    if gm and games.chosen(game).gm_reads_press:
         extra.append(gm)
     powers = sorted(t.power for t in targets)
     if not powers:

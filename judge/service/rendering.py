@@ -26,7 +26,7 @@ from judge.maps.attachment import map_png
 from judge.service.header_safety import addr_spec
 from judge.service.uow import outbound_row
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, Session
 from judge.storage.blobrepo import (
     add_render_job,
     after_commit,
@@ -39,8 +39,6 @@ from judge.storage.blobrepo import (
 )
 from judge.storage.mailrepo import enqueue_outbound_many
 from judge.storage.models import Game, RenderJob
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 log = logging.getLogger(__name__)
 

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from judge.adjudicator.adjustments import BuildRule, RemovalDistance
 from judge.adjudicator.catalog import DEFAULT_VARIANT
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import NotationError, Order, parse_canonical
 from judge.adjudicator.phase import Phase
-from judge.rules.options import EndConditions, GameOptions, RuleSet
+from judge.rules.chosen_options import ChosenOptions
+from judge.rules.options import EndConditions, GameOptions
 from judge.rules.snapshot import GameSnapshot, ReplacementSearch, SeatState, SeatStatus
+from judge.storage import Session
 from judge.storage.gamerepo import current_orders_by_power, seats
 from judge.storage.models import Game
 from judge.storage.models import Seat as SeatRow
@@ -32,7 +33,6 @@ from judge.storage.playrepo import votes_of_kinds
 
 log = logging.getLogger(__name__)
 
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 STATE_KEY = "turn_state"
 LOT_KEY = "lot_record"  # seed 001's two-player lot: seed, seats, the winner, who Italy joins
 
@@ -44,25 +44,28 @@ def lot_joins(game: Game) -> str | None:
     return str(joins) if joins else None
 
 
-def game_options(options: dict[str, Any]) -> GameOptions:
-    """The rules' options from the game's option dict (defaults for anything missing)."""
-    end = options.get("end") or {}
-    end_after = end.get("after")
-    end_on = end.get("on")
+def chosen(game: Game) -> ChosenOptions:
+    """The game's options, typed, defaults from the option registry for any it has not set."""
+    return ChosenOptions.read(game.options or {})
+
+
+def game_options(options: ChosenOptions) -> GameOptions:
+    """The rules' options from the game's."""
+    end_after = options.end.get("after")
     return GameOptions(
-        rules=RuleSet(options.get("rules", "italian")),
-        late_bonus_days=int(options.get("late_bonus_days", 10)),
-        late_max_per_turn=int(options.get("late_max_per_turn", 3)),
-        replacement_wait=timedelta(hours=float(options.get("replacement_wait_hours", 168))),
-        replacement_grace=timedelta(hours=float(options.get("replacement_grace_hours", 168))),
-        resume_after_sommossa=timedelta(hours=float(options.get("sommossa_resume_hours", 48))),
-        removal_distance=RemovalDistance(options.get("removal_distance", "home")),
-        builds=BuildRule(options["builds"]) if options.get("builds") else None,
+        rules=options.rules,
+        late_bonus_days=options.late_bonus_days,
+        late_max_per_turn=options.late_max_per_turn,
+        replacement_wait=timedelta(hours=options.replacement_wait_hours),
+        replacement_grace=timedelta(hours=options.replacement_grace_hours),
+        resume_after_sommossa=timedelta(hours=options.sommossa_resume_hours),
+        removal_distance=options.removal_distance,
+        builds=options.builds,
         end=EndConditions(
-            solo_centers=end.get("centres", options.get("victory", 18)),
+            solo_centers=options.solo_centres,
             end_after=Phase.parse(end_after) if end_after else None,
-            end_on=_end_on(end_on),
-            solo_player=(options.get("bots") or {}).get("human"),
+            end_on=_end_on(options.end.get("on")),
+            solo_player=(options.bots or {}).get("human"),
         ),
     )
 
@@ -116,8 +119,8 @@ def storage_status(status: SeatStatus, strikes: int) -> str:
     return "onp1" if strikes >= 1 else "active"
 
 
-def late_days_left(row: SeatRow, options: dict[str, Any]) -> int:
-    return int(options.get("late_bonus_days", 10)) - row.late_days_used
+def late_days_left(row: SeatRow, options: ChosenOptions) -> int:
+    return options.late_bonus_days - row.late_days_used
 
 
 def parse_orders(texts: list[Any]) -> list[Order]:
@@ -141,7 +144,7 @@ class Gathered:
 
 
 def build_snapshot(session: Session, game: Game, now: datetime) -> Gathered:
-    options = dict(game.options or {})
+    options = chosen(game)
     position = position_from_json(game.position)
     rows = {s.power: s for s in seats(session, game.id)}
     seat_data: dict[str, SeatState] = {}

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from judge.bots.council import Council
-from judge.storage import botrepo, gamerepo, guardrepo, mailrepo, playrepo
+from judge.storage import Session, botrepo, gamerepo, guardrepo, mailrepo, playrepo
 from judge.storage.models import (
     Account,
     AuditLog,
@@ -34,7 +34,7 @@ REFERENCES_READ = 10
 
 
 class Store:
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
 
     # ------------------------------------------------------------ rows

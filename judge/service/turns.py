@@ -34,11 +34,12 @@ from judge.rules.due import decide, needs_orders
 from judge.rules.game_end import GameEnd, check_end
 from judge.rules.generated import GeneratedWhy
 from judge.rules.snapshot import GameSnapshot, SeatStatus
-from judge.service import announce, deadlines, gamelog, rendering, webhooks
+from judge.service import announce, computer_phase, deadlines, gamelog, rendering, webhooks
 from judge.service.ending import finish_game
 from judge.service.lot import draw_lot, undo_lot
 from judge.service.snapshot_rows import (
     build_snapshot,
+    chosen,
     game_options,
     lot_joins,
     rules_status,
@@ -47,7 +48,7 @@ from judge.service.snapshot_rows import (
     turn_state,
 )
 from judge.settings import Settings
-from judge.storage import recordrepo
+from judge.storage import Session, recordrepo
 from judge.storage.gamerepo import (
     audit,
     current_orders,
@@ -59,8 +60,6 @@ from judge.storage.gamerepo import (
 from judge.storage.models import Game, Seat, Turn
 from judge.storage.playrepo import turn_by_phase, votes
 from judge.storage.turnrepo import lock_game as lock_game_row
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 # how a generated order is labelled in the bulletin
 _SOURCE = {
@@ -251,7 +250,7 @@ def _move_deadline(session: Session, game: Game, now: datetime, settings: Settin
     deadlines.schedule(session, game, game.phase, due, now)
     view = notice_view(announce.game_info(game, settings), game.phase, notices,
                        deadline=due,
-                       seats=announce.seat_infos(_seat_rows(session, game), game.options))
+                       seats=announce.seat_infos(_seat_rows(session, game), chosen(game)))
     subject, body = announce.broadcast(session, settings, now, game, "notice", view)
     announce.tell_club_list(session, settings, now, game, game.phase, notices,
                             due)
@@ -316,7 +315,7 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
                              snapshot.options.builds), snapshot.variant)
     record = _record(game.position, position_to_json(adj.position), adj, _sources(decision))
     view = results_view(announce.game_info(game, settings), record, preview=True,
-                        seats=announce.seat_infos(_seat_rows(session, game), game.options))
+                        seats=announce.seat_infos(_seat_rows(session, game), chosen(game)))
     subject, body = render("results", announce.game_info(game, settings).language, view)
     return TurnReport("preview", decision.why.value, game.phase, str(adj.position.phase),
                       subject, body)
@@ -324,9 +323,6 @@ def _preview(session: Session, game: Game, settings: Settings, snapshot: GameSna
 
 def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
                 submitted: dict[str, list[str]], decision: Decision) -> TurnReport:
-    # computer powers call the use cases, which call this module: imported when used
-    from judge.service import computer
-
     if decision.suspend_until is not None:  # issue 30: a suspension never ends on a day off
         decision = replace(decision, suspend_until=deadlines.off_days_settled(
             game, decision.suspend_until))
@@ -334,16 +330,16 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     snapshot_position = position_from_json(game.position)
     before = dict(game.position)
     variant = game_variant(game)
-    chosen = game_options(game.options)
+    rules = game_options(chosen(game))
     adj = adjudicate(snapshot_position, dict(decision.orders),
-                     Options(chosen.removal_distance, lot_joins(game), chosen.builds),
+                     Options(rules.removal_distance, lot_joins(game), rules.builds),
                      variant)
     after = position_to_json(adj.position)
     sources = _sources(decision)
-    computer.mark_sources(session, game, decision.orders, sources)
+    computer_phase.mark_sources(session, game, decision.orders, sources)
     _count_records(session, game, snapshot_position, submitted, decision)
     notices = _apply_seats(session, game, decision)
-    solo = computer.solo_notice(game, adj.position)
+    solo = computer_phase.solo_notice(game, adj.position)
     if solo is not None:
         notices.append(Notice("solo_won", solo))
     record = _record(before, after, adj, sources)
@@ -351,7 +347,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     # adjustments, and announced in this bulletin, before anyone orders for Italy
     notices += draw_lot(session, game, adj.position.phase, now)
 
-    ended: GameEnd | None = check_end(adj.position, game_options(game.options).end, now,
+    ended: GameEnd | None = check_end(adj.position, game_options(chosen(game)).end, now,
                                       variant=variant, joins=lot_joins(game))
     next_phase = str(adj.position.phase)
     suspended = decision.suspend_until is not None
@@ -366,7 +362,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     immediate = ended is None and not suspended and not any(
         rules_status(s)[0].value == "active" and needs_orders(adj.position, s.power)
         for s in seat_rows)
-    view = results_view(info, record, seats=announce.seat_infos(seat_rows, game.options),
+    view = results_view(info, record, seats=announce.seat_infos(seat_rows, chosen(game)),
                         notices=notices, deadline=None if immediate else due_at,
                         finished=ended is not None, immediate=immediate)
     turn = Turn(
@@ -413,8 +409,8 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
     audit(session, now, "turn.adjudicated", game.id, phase=phase, next_phase=next_phase,
           why=decision.why.value)
     session.flush()
-    computer.phase_played(session, game, snapshot_position, decision.orders, adj.position,
-                          now, settings)
+    computer_phase.phase_played(session, game, snapshot_position, decision.orders,
+                                adj.position, now, settings)
     if ended is not None:
         finish_game(session, game, now, settings, ended)
     else:
@@ -425,7 +421,7 @@ def _adjudicate(session: Session, game: Game, now: datetime, settings: Settings,
         # orders stored later, the computer powers' below included, add their own look.
         look = immediate or bool(current_orders_by_power(session, game.id, next_phase))
         deadlines.schedule(session, game, next_phase, due_at, now, look=look)
-        computer.phase_started(session, game, now, settings)
+        computer_phase.phase_started(session, game, now, settings)
     rendering.hold_rest(session, job, game)
     return TurnReport("adjudicated", decision.why.value, phase, next_phase,
                       pending=(job.event, job.language, job.view))
@@ -478,11 +474,9 @@ def rollback(session: Session, game: Game, phase: str, now: datetime,
     session.flush()
     due_at = deadlines.next_deadline(game, phase, now)
     deadlines.schedule(session, game, phase, due_at, now)
-    from judge.service import computer  # see _adjudicate
-
     # the promise ledger and trust go back with the board, in this same transaction
-    computer.rolled_back(session, game, phase, [t.phase for t in undone])
-    computer.phase_started(session, game, now, settings)
+    computer_phase.rolled_back(session, game, phase, [t.phase for t in undone])
+    computer_phase.phase_started(session, game, now, settings)
     return TurnReport("rolled_back", "gm", phase, phase)
 
 

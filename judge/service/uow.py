@@ -23,7 +23,7 @@ from judge.service import header_safety
 from judge.service.caller import Prepared
 from judge.service.mail_commands import ReadMail, read_mail
 from judge.settings import Settings
-from judge.storage import playrepo
+from judge.storage import Session, playrepo
 from judge.storage.mailrepo import count_recent_to, enqueue_outbound
 from judge.storage.models import OutboundMail
 
@@ -112,7 +112,7 @@ class MailContext:
     mail: IncomingMail
     settings: Settings
     now: datetime
-    session: Any  # judge.storage session for repository calls (kept untyped here on purpose)
+    session: Session  # for the repository calls the handlers make through the service
     inbound_id: int | None = None
     queued: list[OutboundMail] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)

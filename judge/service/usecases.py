@@ -18,31 +18,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from judge.adjudicator.position import Position
 from judge.parsing.commands import GM
-from judge.parsing.report import ParseReport, parse_orders
 from judge.rules.reliability import Record
-from judge.service import deadlines, games, lockout, turns, webhooks
+from judge.service import games, lockout, turns, webhooks
 from judge.service.answers import CommandRefusal, Done
-from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, OrdersKey, Prepared
+from judge.service.caller import SIGNONS_PER_REQUEST, Caller, Denied, Prepared
+from judge.service.draw_vote import vote_draw
+from judge.service.order_sets import (
+    EXCLUDED,
+    ORDERS_OPEN,
+    OrdersOutcome,
+    orders_key,
+    prepare_orders,
+    read_orders,
+    submit_orders,
+    without_orders,
+)
 from judge.settings import Settings
-from judge.storage import gamerepo, playrepo, recordrepo
-from judge.storage.models import Game, Seat, Vote
+from judge.storage import Session, gamerepo, playrepo, recordrepo
+from judge.storage.models import Game, Seat
 
-__all__ = ["Caller", "Denied", "Joined", "OrdersOutcome", "Prepared", "SignedOn", "create_game",
-           "join_game", "observe", "prepare_orders", "process_phase", "read_orders",
-           "set_password", "sign_on", "start_game", "submit_orders", "vote_draw",
-           "without_orders"]
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
-
-# a paused game still takes orders: only the clock stops
-ORDERS_OPEN = ("active", "paused")
-# seat statuses of a player out of the game after a second ONP (seed 002): his orders are void
-EXCLUDED = ("abandoned", "sommossa")
-
+# the order-set use cases live in judge.service.order_sets (see there why) and are part of
+# this API all the same
+__all__ = ["EXCLUDED", "ORDERS_OPEN", "Caller", "Denied", "Joined", "OrdersOutcome", "Prepared",
+           "SignedOn", "create_game", "join_game", "observe", "orders_key", "prepare_orders",
+           "process_phase", "read_orders", "set_password", "sign_on", "start_game",
+           "submit_orders", "vote_draw", "without_orders"]
 
 # ---------------------------------------------------------------- signing on
 
@@ -166,7 +168,7 @@ def join_game(session: Session, caller: Caller, game_name: str, password: str,
     if len(seats) >= needed:
         raise Denied(CommandRefusal.GAME_FULL, game, game=game.name)
     _confirmed(caller, game)
-    minimum = games.options(game).get("min_reliability")
+    minimum = games.chosen(game).min_reliability
     if minimum is not None:
         # issue 30: the GM asks for reliable players (a newcomer has no record to fail)
         mine = recordrepo.records(session, [player.id]).get(player.id, Record())
@@ -232,95 +234,6 @@ def start_game(session: Session, caller: Caller, game: Game) -> Game:
 
 
 # ---------------------------------------------------------------- orders and phases
-
-
-@dataclass(frozen=True)
-class OrdersOutcome:
-    report: ParseReport  # every line read, with its reason when refused
-    position: Position
-    stored: list[str]  # the canonical orders that stand
-    version: int | None  # the order_set version written; None when nothing was stored
-    missing: list[str]  # units of the power still without an order
-
-    @property
-    def all_refused(self) -> bool:
-        return not self.stored and bool(self.report.errors)
-
-
-def orders_key(game: Game, power: str, lines: Sequence[str]) -> OrdersKey:
-    """What reading ``lines`` as ``power``'s orders depends on (a prepared parse's key)."""
-    return (game.id, game.phase, power, game.language, str(games.options(game)["rules"]),
-            tuple(lines))
-
-
-def read_orders(game: Game, power: str, lines: Sequence[str],
-                prepared: Prepared | None = None) -> tuple[ParseReport, Position]:
-    """``lines`` read as ``power``'s orders against the current position (prepared ahead
-    when ``prepared`` holds this very parse)."""
-    key = orders_key(game, power, lines)
-    if prepared is not None and key in prepared.orders:
-        return prepared.orders[key]
-    position = games.load_position(game)
-    return parse_orders(list(lines), game.language, position=position, power=power,
-                        rules=key[4]), position
-
-
-def prepare_orders(prepared: Prepared, game: Game, power: str, lines: Sequence[str]) -> None:
-    """Parse ahead (read-only, before the write transaction) what ``submit_orders`` will."""
-    key = orders_key(game, power, lines)
-    if key not in prepared.orders:
-        prepared.orders[key] = read_orders(game, power, lines)
-
-
-def submit_orders(session: Session, game: Game, power: str, lines: Sequence[str], now: datetime,
-                  *, by_account_id: int | None, previous: Sequence[str] | None = None,
-                  prepared: Prepared | None = None) -> OrdersOutcome:
-    """Read ``lines`` as ``power``'s whole set for the current phase and store what stands.
-
-    Nothing is stored when every line was refused, or when the set equals ``previous`` (what
-    the same client stored last): a set that changed nothing makes no new version.
-    ``prepared``: parses done before the write transaction (see ``prepare_orders``).
-    """
-    if game.status not in ORDERS_OPEN:
-        raise Denied(CommandRefusal.NO_ORDERS_ACCEPTED, game, game=game.name, status=game.status)
-    seat = playrepo.seat_by_power(session, game.id, power)
-    if seat is not None and seat.status in EXCLUDED:
-        raise Denied(CommandRefusal.OUT_OF_GAME, game, game=game.name, power=power,
-                     status=seat.status)
-    report, position = read_orders(game, power, lines, prepared)
-    stored = [str(order) for order in report.orders]
-    version = None
-    if not (report.errors and not stored) and (previous is None or stored != list(previous)):
-        row = gamerepo.submit_orders(session, game.id, game.phase, power, stored, now,
-                                     submitted_by_id=by_account_id)
-        version = row.version
-        # the game may be complete now: the scheduler looks at it once this commits
-        deadlines.look_now(session, game, now)
-    return OrdersOutcome(report, position, stored, version,
-                         without_orders(position, power, stored))
-
-
-def vote_draw(session: Session, game: Game, seat: Seat, now: datetime, draw: bool) -> None:
-    """The seat's secret draw vote: cast (``draw``) or withdrawn; one vote per seat."""
-    if game.status != "active":
-        raise Denied(CommandRefusal.GAME_NOT_ACTIVE, game, game=game.name)
-    playrepo.delete_votes(session, game.id, None, "draw", seat.power)
-    if draw:
-        session.add(Vote(game_id=game.id, phase=game.phase, kind="draw",
-                         voter_power=seat.power, target_power=None, payload={}, created=now))
-        session.flush()
-
-
-def without_orders(position: Position, power: str, orders: Sequence[str]) -> list[str]:
-    """Units (or dislodged units) of ``power`` that the stored set leaves without an order."""
-    ordered = {" ".join(o.split()[:2]).split("/")[0] for o in orders}
-    if position.phase.is_adjustment:
-        return []
-    if position.phase.is_retreat:
-        units = [d.unit for d in position.dislodged.values() if d.unit.power == power]
-    else:
-        units = position.units_of(power)
-    return [str(u) for u in units if f"{u.type.value} {u.province}" not in ordered]
 
 
 def process_phase(session: Session, game: Game, phase: str, now: datetime,

@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from judge.adjudicator.jsonio import position_from_json
 from judge.bulletins.views import notice_view
@@ -27,13 +26,11 @@ from judge.service import announce, deadlines, gm_time
 from judge.service.snapshot_rows import rules_status
 from judge.service.turns import TurnReport, process
 from judge.settings import Settings
-from judge.storage import Database
+from judge.storage import Database, Session
 from judge.storage.claimrepo import EARLY, claim_due_deadline
 from judge.storage.gamerepo import current_orders, seats
 from judge.storage.models import Deadline, Game
 from judge.storage.turnrepo import active_game_ids
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 log = logging.getLogger(__name__)
 

@@ -31,12 +31,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from judge.i18n import N_, tr
-from judge.storage import webhookrepo
+from judge.storage import Session, webhookrepo
 from judge.storage.models import Game, Webhook, WebhookDelivery
 from judge.storage.models_api import WEBHOOK_EVENTS, WEBHOOK_KINDS
 from judge.templating import power_name
-
-Session = Any
 
 MAX_URL = 500
 SECRET_BYTES = 32

@@ -46,10 +46,8 @@ from judge.service import computer, games, usecases
 from judge.service.caller import Caller
 from judge.service.commands.order_commands import refusal_text
 from judge.settings import Settings
-from judge.storage import botrepo, gamerepo, playrepo
+from judge.storage import Session, botrepo, gamerepo, playrepo
 from judge.storage.models import Account, Game, Press
-
-Session = Any  # a judge.storage session (SQLAlchemy stays inside judge.storage)
 
 KEY_BYTES = 24  # 192 bits of secrets.token_urlsafe: the key cannot be guessed
 # a web solo game's deadlines: long, so the game waits for its player as a board game does

@@ -16,23 +16,24 @@ from dataclasses import asdict
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import Session, defer
 
+from judge.rules.chosen_options import ChosenOptions
 from judge.storage.database import Database
 from judge.storage.models_game import Account, AuditLog, Game, Seat, Turn, Vote
 from judge.storage.recordrepo import records
 
 
 def _blind(game: Game) -> bool:
-    return bool((game.options or {}).get("blind", False))
+    return ChosenOptions.read(game.options or {}).blind
 
 
-def _players(session: Any, game: Game) -> list[dict[str, Any]] | None:
+def _players(session: Session, game: Game) -> list[dict[str, Any]] | None:
     """Power and display name per seat, or None while a blind game is being played."""
     return _players_of(session, [game]).get(game.id)
 
 
-def _players_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str, Any]] | None]:
+def _players_of(session: Session, games: Sequence[Game]) -> dict[int, list[dict[str, Any]] | None]:
     """``_players`` of several games in one query (the index: constant queries, issue 16)."""
     out: dict[int, list[dict[str, Any]] | None] = {
         g.id: None if _blind(g) and g.status != "finished" else [] for g in games}
@@ -64,11 +65,11 @@ def _players_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str,
     return out
 
 
-def _game_row(session: Any, game: Game) -> dict[str, Any]:
+def _game_row(session: Session, game: Game) -> dict[str, Any]:
     return _game_rows(session, [game])[0]
 
 
-def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
+def _game_rows(session: Session, games: Sequence[Game]) -> list[dict[str, Any]]:
     """The public rows of ``games`` in at most four queries, however many games."""
     ids = [g.id for g in games]
     if not ids:
@@ -97,20 +98,20 @@ def _game_rows(session: Any, games: Sequence[Game]) -> list[dict[str, Any]]:
     } for game in games]
 
 
-def game_ended(session: Any, game: Game) -> dict[str, Any] | None:
+def game_ended(session: Session, game: Game) -> dict[str, Any] | None:
     """How and when ``game`` ended (the archive's words for it), None while it goes on."""
     return _ended_of(session, [game]).get(game.id) if game.status == "finished" else None
 
 
-def _ended_of(session: Any, games: Sequence[Game]) -> dict[int, dict[str, Any]]:
+def _ended_of(session: Session, games: Sequence[Game]) -> dict[int, dict[str, Any]]:
     """How and when each finished game ended (its last ``game.ended`` audit row)."""
     if not games:
         return {}
-    last: dict[int, AuditLog] = {}
-    for row in session.scalars(select(AuditLog).where(
+    last: dict[int | None, AuditLog] = {}
+    for entry in session.scalars(select(AuditLog).where(
             AuditLog.game_id.in_([g.id for g in games]), AuditLog.action == "game.ended")
             .order_by(AuditLog.id)):
-        last[row.game_id] = row
+        last[entry.game_id] = entry
     out: dict[int, dict[str, Any]] = {}
     for game in games:
         row = last.get(game.id)
@@ -125,7 +126,7 @@ def _ended_of(session: Any, games: Sequence[Game]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _revealed_of(session: Any, games: Sequence[Game]) -> dict[int, list[dict[str, Any]]]:
+def _revealed_of(session: Session, games: Sequence[Game]) -> dict[int, list[dict[str, Any]]]:
     """The orders players sent for powers in ONP or Sommossa: public once the game is over."""
     if not games:
         return {}

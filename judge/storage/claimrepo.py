@@ -19,6 +19,7 @@ from typing import Any, cast
 from sqlalchemy import Integer, Table, bindparam, select, text
 from sqlalchemy.orm import Session
 
+from judge.storage.database import Database
 from judge.storage.models_game import Deadline, Game
 from judge.storage.models_mail import OutboundMail
 from judge.storage.rowmemo import recall, remember
@@ -89,7 +90,7 @@ class MailboxLock:
     nodes may poll for a moment; the stored mail's (Message-ID, body hash) key makes the
     second copy a duplicate."""
 
-    def __init__(self, db: Any, name: str) -> None:
+    def __init__(self, db: Database, name: str) -> None:
         self.db = db
         # advisory lock keys are bigint: a stable hash of the mailbox's name
         digest = hashlib.sha256(f"judge-imap:{name}".encode()).digest()

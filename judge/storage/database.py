@@ -221,6 +221,8 @@ class Database:
 
     def migrate(self, revision: str = "head") -> None:
         """Bring the schema to ``revision`` (creating a fresh database)."""
+        # Alembic is loaded only to migrate: every judge process imports storage, few migrate,
+        # and Alembic's command modules add to the start-up of each (``judge adjudicate``...)
         from alembic import command
 
         with self.engine.begin() as conn:
@@ -228,7 +230,7 @@ class Database:
             command.upgrade(cfg, revision)
 
     def downgrade(self, revision: str = "base") -> None:
-        from alembic import command
+        from alembic import command  # loaded only to migrate (see ``migrate``)
 
         with self.engine.begin() as conn:
             command.downgrade(alembic_config(conn), revision)
@@ -281,7 +283,7 @@ def _sqlite_begin_immediate(conn: Any) -> None:
 
 def alembic_config(connection: Any = None) -> Any:
     """An Alembic Config pointing at the package's migrations, from any cwd."""
-    from alembic.config import Config
+    from alembic.config import Config  # loaded only to migrate (see ``Database.migrate``)
 
     cfg = Config()
     # migrations/ at the top of the repository, shipped inside the package as

@@ -4,14 +4,12 @@ change hands, summed per account for SUMMARY, the archive and JOIN."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from judge.rules.reliability import Record
 from judge.storage.models import PlayerRecord
-
-Session = Any
 
 COUNTS = ("played", "missed", "abandoned", "replaced")
 

@@ -176,7 +176,7 @@ def test_jsonl_batch_collects_cycles_on_its_own_schedule(capsys, monkeypatch) ->
 
 
 def test_jsonl_answers_are_the_same_bytes_with_either_json_library() -> None:
-    """orjson (the optional ``fast`` extra) and the standard library write the same lines."""
+    """orjson (a dependency) and the standard library write the same lines."""
     pytest.importorskip("orjson")
     request = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"], "ITALY": ["A VEN"]},
                "orders": {"FRANCE": ["A PAR - BUR", "F BRE S A PAR - BUR"], "ITALY": ["A VEN - é"]}}

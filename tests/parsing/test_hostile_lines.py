@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from judge.parsing.commands import parse_mail
+from judge.rules.chosen_options import ChosenOptions
 from judge.service.snapshot_rows import game_options
 
 
@@ -24,9 +25,9 @@ def test_a_real_end_date_is_taken() -> None:
 
 
 def test_a_bad_end_date_stored_earlier_does_not_stick_the_game() -> None:
-    options = game_options({"end": {"on": "2025-02-30"}})
+    options = game_options(ChosenOptions.read({"end": {"on": "2025-02-30"}}))
     assert options.end.end_on is None
-    ok = game_options({"end": {"on": "2028-02-29"}})
+    ok = game_options(ChosenOptions.read({"end": {"on": "2028-02-29"}}))
     assert ok.end.end_on is not None and ok.end.end_on.replace(tzinfo=UTC) > datetime(
         2028, 1, 1, tzinfo=UTC)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from judge.rules.chosen_options import ChosenOptions
 from judge.rules.deadline_clock import (
     Absence,
     AbsenceRefusal,
@@ -22,7 +23,7 @@ NEW_YORK = ZoneInfo("America/New_York")
 
 
 def rule(zone: ZoneInfo = ROME, **options: object) -> DeadlineRule:
-    return DeadlineRule.from_options({"timezone": zone.key, **options})
+    return ChosenOptions.read({"timezone": zone.key, **options}).deadline_rule()
 
 
 def local(due: datetime, zone: ZoneInfo = ROME) -> datetime:
@@ -138,9 +139,8 @@ def test_a_day_off_across_the_spring_change_keeps_the_local_time() -> None:
 
 
 def test_a_deadline_in_an_absence_moves_past_it_and_past_days_off() -> None:
-    away = DeadlineRule.from_options(
-        {"timezone": "Europe/Rome", "days_off": ["sat"]},
-        absences=[Absence(date(2026, 6, 3), date(2026, 6, 5))])
+    away = ChosenOptions.read({"timezone": "Europe/Rome", "days_off": ["sat"]}).deadline_rule(
+        [Absence(date(2026, 6, 3), date(2026, 6, 5))])
     due = at_local(date(2026, 6, 4), time(21, 0), ROME)
     # back on Saturday 6, which is off: Sunday 7 at 21:00
     assert local(settle(due, away)).replace(tzinfo=None) == datetime(2026, 6, 7, 21, 0)

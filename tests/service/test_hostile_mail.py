@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from judge.service import auth, inbox, usecases
+from judge.service import auth, inbox, order_sets
 from judge.service import caller as caller_module
 from judge.storage import Database, gamerepo
 from tests.service.commands_harness import GM, PLAYERS, Harness, password_of
@@ -165,14 +165,14 @@ def test_no_scrypt_and_no_order_reading_inside_the_write_transaction(
                 done.append(("sqlite write lock free", _sqlite_writable(db)))
             return real_scrypt(*args, **kw)  # type: ignore[arg-type]
 
-    real_parse = usecases.parse_orders
+    real_parse = order_sets.parse_orders  # the order-set use cases read orders there
 
     def parse(*args: object, **kw: object) -> object:
         done.append(("orders read outside the write transaction", not writing))
         return real_parse(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(auth, "hashlib", Hashlib)
-    monkeypatch.setattr(usecases, "parse_orders", parse)
+    monkeypatch.setattr(order_sets, "parse_orders", parse)
     j = Judge.on(db)
     body = (f"SIGNON ITALY alpha wrong\nSIGNON FRANCE alpha {password_of(france)}\n"
             "A PAR - BUR\nSTATUS\nA MAR - SPA\nF BRE - MAO\nSET PASSWORD brand-new\n")

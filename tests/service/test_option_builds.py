@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.adjudicator.adjustments import BuildRule
-from judge.service.snapshot_rows import game_options
+from judge.service.snapshot_rows import chosen, game_options
 from judge.storage import Database
 from tests.service.commands_harness import GM, Harness
 
@@ -16,7 +16,7 @@ def test_builds_is_chosen_in_three_languages_and_read_by_the_turn(db: Database) 
     assert h.game("anywhere").options["builds"] == "any"
     assert h.game("ovunque").options["builds"] == "any"
     assert h.game("partout").options["builds"] == "homes"
-    assert game_options(h.game("anywhere").options).builds is BuildRule.ANY
+    assert game_options(chosen(h.game("anywhere"))).builds is BuildRule.ANY
     h.reply(GM, "CREATE plain secret")
     assert "builds" not in h.game("plain").options
-    assert game_options(h.game("plain").options).builds is None  # the variant's rule
+    assert game_options(chosen(h.game("plain"))).builds is None  # the variant's rule

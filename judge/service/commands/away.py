@@ -35,7 +35,7 @@ def absence_command(s: MailSession, cmd: Command) -> None:
               keyword=cmd.text.split()[0])
         return
     opts = games.options(game)
-    limit = opts.get("absence_limit") or {"each": 14, "game": 28}
+    limit = games.chosen(game).absence_limit
     stored = list(opts.get("absences") or [])
     mine = [Absence(date.fromisoformat(a["start"]), date.fromisoformat(a["end"]))
             for a in stored if a.get("account") == seat.account_id]

@@ -343,7 +343,7 @@ def replace_command(s: MailSession, cmd: Command) -> None:
 def _seat_computer(s: MailSession, game: Game, seat: Seat) -> None:
     """REPLACE power COMPUTER: a vacant or abandoned seat goes to a computer power, which
     orders from the current phase on (only when the game's option allows it)."""
-    if not games.options(game).get("computer_seats"):
+    if not games.chosen(game).computer_seats:
         s.say(CommandRefusal.NO_COMPUTER_SEATS, game=game.name)
         return
     if seat.status not in ("vacant", "abandoned", "sommossa") and seat.account_id is not None:

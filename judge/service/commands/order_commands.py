@@ -142,7 +142,7 @@ def route_orders(game: Game, powers: list[str], texts: list[str]) -> dict[str, l
     unit (or home centre, for a build) the line names; a line none of them can give goes to
     the first power whose unit it names, else to the first power (which says what is wrong)."""
     position = games.load_position(game)
-    rules = str(games.options(game)["rules"])
+    rules = games.chosen(game).rules
     reports = {p: parse_orders(texts, game.language, position=position, power=p, rules=rules)
                for p in powers}
     errors = {p: {item.line_no: item.error for item in r.items} for p, r in reports.items()}

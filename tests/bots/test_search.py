@@ -1,0 +1,128 @@
+"""The search (issue 29): legal on any variant's graph, reproducible for a seed, finds what one
+greedy pass does not (a supported attack), keeps within its budget, and wins more centres than
+the greedy baseline playing the same seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judge.adjudicator.adjudication import adjudicate
+from judge.adjudicator.catalog import variant
+from judge.adjudicator.legality import Refusal, normalize
+from judge.adjudicator.orders import Hold, Move, Order, SupportMove
+from judge.adjudicator.position import Position
+from judge.adjudicator.possible import possible_orders
+from judge.adjudicator.variant import Variant
+from judge.bots.engine import BASE_WEIGHTS, bot_orders, phase_rules
+from judge.bots.mapview import view_of_variant
+from judge.bots.search import improve, neighbourhood
+from judge.bots.valuation import value_position
+
+STANDARD = variant("standard")
+
+
+def _positions(v: Variant, seed: int, years: int) -> list[Position]:
+    """The movement positions of a short game of plain players (a mid-game board to search)."""
+    rng = random.Random(seed)
+    position = v.initial_position()
+    seen = []
+    while position.phase.year < v.first_phase.year + years:
+        if position.phase.is_movement:
+            seen.append(position)
+        board, options = phase_rules(v, position)
+        orders = {p: bot_orders(position, p, rng, None, v, plain=True)
+                  for p in v.active_powers(position.phase)}
+        position = adjudicate(position, orders, options, variant=v, board=board).position
+    return seen
+
+
+@pytest.mark.parametrize("name", ["standard", "ancmed", "youngstown", "chaos"])
+def test_search_gives_legal_orders_on_the_variant_s_own_graph(name: str) -> None:
+    v = variant(name)
+    positions = _positions(v, 7, 3)
+    rng = random.Random(11)
+    for position in (positions[0], positions[-1]):
+        board, _ = phase_rules(v, position)
+        powers = [p for p in v.active_powers(position.phase) if position.units_of(p)]
+        for power in powers[:8]:
+            orders = bot_orders(position, power, rng, "aggressive", v)
+            units = {u.location for u in position.units_of(power)}
+            assert {o.location for o in orders} == units  # type: ignore[union-attr]
+            for order in orders:
+                refusal = normalize(position, power, order, board)
+                assert not isinstance(refusal, Refusal), f"{name} {power}: {order} {refusal}"
+
+
+@pytest.mark.parametrize("name", ["standard", "youngstown"])
+def test_same_seed_same_decision(name: str) -> None:
+    v = variant(name)
+    position = _positions(v, 3, 3)[-1]
+    power = max(v.powers, key=lambda p: len(position.units_of(p)))
+    first = bot_orders(position, power, random.Random(5), "opportunist", v)
+    again = bot_orders(position, power, random.Random(5), "opportunist", v)
+    assert first == again
+
+
+def _search(position: Position, power: str, candidates: list[list[Order]],
+            budget: int) -> list[Order]:
+    view = view_of_variant(STANDARD)
+    legal = possible_orders(position, power, STANDARD.board)
+    valuation = value_position(view, position, power, BASE_WEIGHTS)
+    replies = [{"GERMANY": [Hold(u.type, u.location) for u in position.units_of("GERMANY")]}]
+    return improve(STANDARD, view, position, power, legal, candidates, replies, valuation, 0.5,
+                   random.Random(1), budget=budget)
+
+
+def test_finds_the_supported_attack_one_unit_changes_miss() -> None:
+    """Belgium held by one German army, two French armies beside it: a lone move bounces, so
+    from the holding candidate only a two-unit change (a move with its support) takes it."""
+    centres = {"GERMANY": ["BEL", "MUN", "KIE", "BER"], "FRANCE": ["PAR", "BRE", "MAR"]}
+    position = STANDARD.position(
+        "F1901M", {"FRANCE": ["A PIC", "A BUR"], "GERMANY": ["A BEL", "A MUN", "A RUH"]}, centres
+    )
+    holding = [Hold(u.type, u.location) for u in position.units_of("FRANCE")]
+    orders = _search(position, "FRANCE", [holding], budget=5000)
+    attack = next(o for o in orders if isinstance(o, Move))
+    support = next(o for o in orders if isinstance(o, SupportMove))
+    assert attack.target == "BEL" and support.supported == attack.location
+    after = adjudicate(position, {"FRANCE": orders}).position
+    assert after.units["BEL"].power == "FRANCE"
+    # without a budget the search gives the best candidate as it is
+    assert _search(position, "FRANCE", [holding], budget=0) == sorted(
+        holding, key=lambda o: o.location)
+
+
+def test_the_trials_board_is_the_power_s_neighbourhood() -> None:
+    position = STANDARD.initial_position()
+    near = neighbourhood(view_of_variant(STANDARD), position, "ENGLAND")
+    assert {"LON", "EDI", "LVP", "NTH", "BEL", "NWY"} <= near
+    assert not {"SEV", "ANK", "SMY", "CON"} & near
+
+
+def _game(subject: str, seed: int, plain_subject: bool, last_year: int = 1905) -> int:
+    """The subject's centres at the end of ``last_year``, six greedy powers against it."""
+    rng = random.Random(seed)
+    position = STANDARD.initial_position()
+    while position.phase.year <= last_year:
+        orders = {
+            power: bot_orders(position, power, rng, "loyal", STANDARD,
+                              plain=power != subject or plain_subject)
+            for power in STANDARD.powers
+        }
+        position = adjudicate(position, orders, variant=STANDARD).position
+    return len(position.centers_of(subject))
+
+
+def test_the_search_beats_the_greedy_baseline_in_its_seat() -> None:
+    """Six seeded games to the end of 1905, each seat played once by the search and once by
+    the greedy baseline against the same six greedy opponents: the search ends with more
+    centres in total (a margin of a centre and more per game measured when written: 44 to 31)
+    and with no fewer in all but one game."""
+    seats = [("FRANCE", 1), ("ENGLAND", 2), ("TURKEY", 3), ("GERMANY", 4), ("AUSTRIA", 5),
+             ("ITALY", 6)]
+    searched = [_game(power, seed, plain_subject=False) for power, seed in seats]
+    greedy = [_game(power, seed, plain_subject=True) for power, seed in seats]
+    assert sum(searched) >= sum(greedy) + len(seats), (searched, greedy)
+    assert sum(s >= g for s, g in zip(searched, greedy, strict=True)) >= len(seats) - 1

@@ -19,17 +19,17 @@ Every decision follows from trust (``ledger.Trust``) and the personality:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from judge.adjudicator.catalog import variant as installed_variant
 from judge.adjudicator.geography import Board
-from judge.adjudicator.orders import Move, Order, SupportMove
+from judge.adjudicator.orders import Hold, Move, Order, SupportMove
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.bots.engine import Commitments, phase_rules
-from judge.bots.ledger import Agreement, Status, Trust, Verdict
+from judge.bots.ledger import Agreement, Status, Trust, Verdict, judge_phase
 from judge.bots.mapview import MapView
 from judge.bots.personality import Personality
 from judge.bots.proposals import Kind, Proposal, render
@@ -102,39 +102,65 @@ def answer(
     return level >= need
 
 
-def commitments(
+def intentions(
     me: str,
     person: Personality,
     agreements: Iterable[Agreement],
     trust: Trust,
     position: Position,
     rng: random.Random,
-) -> tuple[Commitments, list[int]]:
-    """What to honour this phase, and the numbers of the agreements it means to keep."""
+) -> tuple[list[Agreement], list[Agreement]]:
+    """``me``'s active agreements split into those it means to keep this phase and those it
+    is tempted to break (broken only if breaking pays: ``worth_breaking``).
+
+    A deal made this very phase holds, unless the character is treacherous and its seeded
+    ``treachery`` draw comes up; an older one is kept with probability ``keep_word`` moved by
+    trust in the partner (halved towards a coalition's leader)."""
     lead = leader(position)
-    avoid: set[str] = set()
-    spare: set[str] = set()
-    supports: list[Order] = []
-    moves: list[Order] = []
-    stance: dict[str, float] = {}
-    kept: list[int] = []
-    for (holder, other), value in trust.values.items():
-        if holder == me and value < -0.3:
-            stance[other] = 1.3
-    if lead is not None and lead != me:
-        stance[lead] = 2.0
-    legal = possible_orders(position, me, _board(position)) if position.phase.is_movement else {}
+    phase = str(position.phase)
+    kept: list[Agreement] = []
+    tempted: list[Agreement] = []
     for agreement in agreements:
         deal = agreement.proposal
         if agreement.status is not Status.ACTIVE or me not in deal.parties:
+            continue
+        if agreement.since == phase:
+            # the word given this turn: England broke 3 deals of 3 the turn it made them
+            fresh_break = person.treacherous and rng.random() < person.treachery
+            (tempted if fresh_break else kept).append(agreement)
             continue
         other = deal.partner if deal.proposer == me else deal.proposer
         chance = person.keep_word + 0.3 * trust.of(me, other)
         if other == lead:
             chance *= 0.5
         if rng.random() >= max(0.0, min(1.0, chance)):
-            continue
-        kept.append(agreement.number)
+            tempted.append(agreement)
+        else:
+            kept.append(agreement)
+    return kept, tempted
+
+
+def binding(
+    me: str, kept: Iterable[Agreement], trust: Trust, position: Position
+) -> Commitments:
+    """What the agreements ``me`` keeps ask of its orders: the engine's ``Commitments`` (places
+    not entered, powers spared, supports given, moves made), and the values of enemy powers'
+    centres (alliance targets, the leader, powers that betrayed it)."""
+    lead = leader(position)
+    avoid: set[str] = set()
+    spare: set[str] = set()
+    supports: list[Order] = []
+    moves: list[Order] = []
+    stance: dict[str, float] = {}
+    for (holder, other), value in trust.values.items():
+        if holder == me and value < -0.3:
+            stance[other] = 1.3
+    if lead is not None and lead != me:
+        stance[lead] = 2.0
+    legal = possible_orders(position, me, _board(position)) if position.phase.is_movement else {}
+    for agreement in kept:
+        deal = agreement.proposal
+        other = deal.partner if deal.proposer == me else deal.proposer
         if deal.kind in (Kind.PEACE, Kind.ALLIANCE):
             spare.add(other)
             stance[other] = 0.1
@@ -152,32 +178,146 @@ def commitments(
                 if move in legal.get(move.location, ()):
                     moves.append(move)
                 continue
-            for options in legal.values():
-                found = next(
-                    (
-                        o
-                        for o in options
-                        if isinstance(o, SupportMove)
-                        and _province(o.supported) == _province(move.location)
-                        and _province(o.target) == _province(move.target)
-                    ),
-                    None,
-                )
-                if found is not None:
-                    supports.append(found)
-                    break
-    return (
-        Commitments(
-            frozenset(avoid), frozenset(spare), tuple(supports), moves=tuple(moves), stance=stance
-        ),
-        kept,
+            found = _promised_support(legal, move)
+            if found is not None:
+                supports.append(found)
+    return Commitments(
+        frozenset(avoid), frozenset(spare), tuple(supports), moves=tuple(moves), stance=stance
     )
+
+
+def _promised_support(legal: Mapping[str, Sequence[Order]], move: Move) -> SupportMove | None:
+    for options in legal.values():
+        for o in options:
+            if (
+                isinstance(o, SupportMove)
+                and _province(o.supported) == _province(move.location)
+                and _province(o.target) == _province(move.target)
+            ):
+                return o
+    return None
+
+
+def commitments(
+    me: str,
+    person: Personality,
+    agreements: Iterable[Agreement],
+    trust: Trust,
+    position: Position,
+    rng: random.Random,
+) -> tuple[Commitments, list[int]]:
+    """What to honour this phase if nothing tempts it (``intentions``' kept deals), and the
+    numbers of the agreements it means to keep."""
+    kept, _ = intentions(me, person, agreements, trust, position, rng)
+    return binding(me, kept, trust, position), [a.number for a in kept]
+
+
+def breaches(position: Position, me: str, orders: Sequence[Order],
+             agreement: Agreement) -> bool:
+    """Whether ``me``'s ``orders`` break ``agreement`` as the ledger will judge them."""
+    verdicts = judge_phase(position, {me: list(orders)}, [agreement])
+    return any(not v.kept and v.breaker == me for v in verdicts)
+
+
+# a treacherous power close to the solo count breaks a fresh deal for any step towards it
+SOLO_THREAT = 4
+
+
+def worth_breaking(
+    position: Position,
+    me: str,
+    free: Sequence[Order],
+    honest: Sequence[Order],
+    fresh: bool,
+    victory: int,
+) -> bool:
+    """Whether the orders that break a deal gain enough over the ones that keep it: a move
+    into a supply centre ``me`` does not own that the honest orders do not make. A deal made
+    this turn is broken only for a centre taken now (a Fall move) or near a solo
+    (``SOLO_THREAT`` centres short of ``victory``)."""
+    view_centres = installed_variant(position.variant).supply_centers
+    gains = [
+        o
+        for o in free
+        if isinstance(o, Move)
+        and o not in honest
+        and _province(o.target) in view_centres
+        and position.centers.get(_province(o.target)) != me
+    ]
+    if not gains:
+        return False
+    if not fresh:
+        return True
+    near_solo = len(position.centers_of(me)) >= victory - SOLO_THREAT
+    return position.phase.season_rank == 1 or near_solo
+
+
+def keep_promises(
+    position: Position, me: str, orders: Sequence[Order], kept: Sequence[Agreement]
+) -> list[Order]:
+    """``orders`` with every order that would break a kept agreement turned into a hold, and
+    every promised support given: whatever the search chose (a convoy, a support added by the
+    tactics), the word kept is kept."""
+    if not position.phase.is_movement or not kept:
+        return list(orders)
+    out = list(orders)
+    for i, order in enumerate(out):
+        if not isinstance(order, (Move, SupportMove)):
+            continue
+        if any(breaches(position, me, [order], a) for a in kept
+               if a.proposal.kind is not Kind.SUPPORT):
+            out[i] = Hold(order.unit_type, order.location)
+    legal = possible_orders(position, me, _board(position))
+    for agreement in kept:
+        deal = agreement.proposal
+        if deal.kind is not Kind.SUPPORT or deal.order is None:
+            continue
+        if not breaches(position, me, out, agreement):
+            continue
+        found = _promised_support(legal, deal.order)
+        if found is None:
+            continue
+        out = [found if getattr(o, "location", None) == found.location else o for o in out]
+    return out
 
 
 def _neighbours(view: MapView, position: Position, me: str) -> list[str]:
     counts = reach_counts(view, position)
     mine = counts.get(me, {})
     return [p for p, reach in sorted(counts.items()) if p != me and any(q in mine for q in reach)]
+
+
+def _strikes_at(position: Position, move: Move, victim: str) -> bool:
+    """Whether supporting ``move`` strikes at ``victim`` (as the ledger reads a peace)."""
+    dest = _province(move.target)
+    unit = position.units.get(dest)
+    return (unit is not None and unit.power == victim) or position.centers.get(dest) == victim
+
+
+def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
+              position: Position) -> bool:
+    """Whether ``me`` accepting ``deal`` would promise what an active deal forbids: a
+    support into the units or centres of a power it is at peace or allied with, or a peace
+    with a power it promised to help strike at. Two such words cannot both be kept, so the
+    second is refused rather than broken the turn it is given."""
+    active = [a for a in agreements if a.status is Status.ACTIVE and me in a.proposal.parties]
+    if deal.kind is Kind.SUPPORT and deal.order is not None:
+        mover = position.units.get(_province(deal.order.location))
+        if mover is None or mover.power == me:
+            return False
+        return any(_strikes_at(position, deal.order, p) for p in partners(me, active))
+    if deal.kind in (Kind.PEACE, Kind.ALLIANCE):
+        other = deal.partner if deal.proposer == me else deal.proposer
+        for a in active:
+            promise = a.proposal
+            if promise.kind is not Kind.SUPPORT or promise.order is None:
+                continue
+            mover = position.units.get(_province(promise.order.location))
+            if mover is not None and mover.power != me and _strikes_at(
+                position, promise.order, other
+            ):
+                return True
+    return False
 
 
 def partners(me: str, agreements: Iterable[Agreement]) -> set[str]:

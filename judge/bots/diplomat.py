@@ -476,7 +476,9 @@ def _contested_centres(view: MapView, position: Position, me: str, other: str) -
 class Letter:
     """One message a computer power sends: ``kind`` picks the sentence, the rest fills it."""
 
-    kind: str  # accepted | refused | proposal | demand | betrayed | alliance | coalition
+    # accepted | refused | proposal | demand | betrayed | broke_<character> | alliance |
+    # coalition
+    kind: str
     sender: str
     to: tuple[str, ...]  # empty: to everyone (a broadcast)
     proposal: Proposal | None = None
@@ -503,6 +505,30 @@ SENTENCES = {
     ),
     "betrayed": NC_(
         "letter", "%(About)s broke its word to %(sender)s: %(sender)s declares war on %(about)s."
+    ),
+    # a computer power tells the player it broke its word, each character in its own way
+    "broke_loyal": NC_(
+        "letter",
+        "%(Sender)s must tell you, with regret, that it has not kept agreement %(number)s this "
+        "turn: %(deal)s.",
+    ),
+    "broke_cautious": NC_(
+        "letter",
+        "%(Sender)s had to look to its own safety: it has not kept agreement %(number)s: "
+        "%(deal)s.",
+    ),
+    "broke_vengeful": NC_(
+        "letter",
+        "%(Sender)s forgets nothing: agreement %(number)s no longer binds it: %(deal)s.",
+    ),
+    "broke_opportunist": NC_(
+        "letter",
+        "%(Sender)s saw a chance too good to miss and broke agreement %(number)s: %(deal)s. "
+        "Nothing personal.",
+    ),
+    "broke_aggressive": NC_(
+        "letter",
+        "%(Sender)s tears up agreement %(number)s: %(deal)s. From now on, strength decides.",
     ),
     "alliance": NC_("letter", "%(Sender)s announces an alliance: %(deal)s."),
     "coalition": NC_(
@@ -555,8 +581,21 @@ def reactions(
     agreements: Sequence[Agreement],
     characters: dict[str, Personality],
 ) -> list[Letter]:
-    """The wars declared by computer powers after a broken agreement (broadcast)."""
+    """What the broken agreements of a phase make the computer powers say (``agreements`` as
+    they stood before the verdicts were applied):
+
+    * a computer power betrayed declares war on the breaker, to everyone, once per pair: not
+      again for a second deal broken the same turn, nor when the breaker breaks another deal
+      later (the earlier betrayal stands in the ledger);
+    * a computer power that broke its word to a player tells him, in its character, deal by
+      deal (a player who is never told would only find it in the orders)."""
     by_number = {a.number: a for a in agreements}
+    at_war = {
+        (a.proposal.partner if a.broken_by == a.proposal.proposer else a.proposal.proposer,
+         a.broken_by)
+        for a in agreements
+        if a.status is Status.BROKEN and a.broken_by is not None
+    }
     out: list[Letter] = []
     for verdict in verdicts:
         if verdict.kept or verdict.breaker is None:
@@ -564,7 +603,13 @@ def reactions(
         deal = by_number[verdict.number].proposal
         victim = deal.partner if verdict.breaker == deal.proposer else deal.proposer
         if victim in characters:
-            out.append(Letter("betrayed", victim, (), deal, about=verdict.breaker))
+            if (victim, verdict.breaker) not in at_war:
+                at_war.add((victim, verdict.breaker))
+                out.append(Letter("betrayed", victim, (), deal, about=verdict.breaker))
+        elif verdict.breaker in characters:
+            kind = f"broke_{characters[verdict.breaker].name}"
+            out.append(Letter(kind if kind in SENTENCES else "broke_loyal", verdict.breaker,
+                              (victim,), deal, about=victim, number=verdict.number))
     return out
 
 

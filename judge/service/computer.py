@@ -34,7 +34,7 @@ from judge.adjudicator.orders import Order
 from judge.adjudicator.position import Position
 from judge.bots.council import Council
 from judge.bots.diplomat import Letter, render_letter
-from judge.bots.ledger import Agreement
+from judge.bots.ledger import Agreement, Status
 from judge.bots.personality import PERSONALITIES, assign
 from judge.bots.proposals import Proposal
 from judge.bots.proposals import render as render_proposal
@@ -252,7 +252,26 @@ def offer(session: Session, game: Game, council: Council, deal: Proposal, now: d
         return agreement, []
     letters = council.answer_pending(games.load_position(game), games.game_variant(game))
     send_letters(session, game, now, settings, [letter for letter in letters if not letter.to])
+    if agreement.status is Status.ACTIVE:
+        reorder(session, game, council, deal.partner, now)
     return agreement, [letter for letter in letters if letter.to == (deal.proposer,)]
+
+
+def reorder(session: Session, game: Game, council: Council, power: str,
+            now: datetime) -> None:
+    """A computer power that has just made a deal orders again: its orders for the phase
+    were given when the phase began, before the word it gave now (England broke three deals
+    of three the turn it made them). Nothing to do for a player's power, or when the power has
+    nothing to order."""
+    if power not in council.characters or game.status != "active":
+        return
+    position = games.load_position(game)
+    if not needs_orders(position, power):
+        return
+    rng = _rng(game, f"orders:{power}:{len(council.agreements)}")
+    orders = council.orders_of(power, position, rng, games.game_variant(game))
+    usecases.submit_orders(session, game, power, [str(o) for o in orders], now,
+                           by_account_id=None)
 
 
 # ---------------------------------------------------------------- letters

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from judge.bots.freepress import answer_letter, read_letter
 from judge.parsing.commands import GM, Command, Verb
 from judge.parsing.commands_lexicon import lexicon
 from judge.service import games
@@ -85,6 +86,29 @@ def send_press(s: MailSession, cmd: Command) -> None:
     deliver(s, game, sender, to_powers, list(cmd.body), cmd.grey,
             [a for a in addresses if a] + extra)
     s.say(Done.PRESS_SENT, powers=to_powers, broadcast=broadcast, grey=cmd.grey)
+    if not broadcast and not cmd.grey and s.actor.power is not None:
+        computers_answer(s, game, sender, [seat.power for seat in seats], list(cmd.body))
+
+
+def computers_answer(s: MailSession, game: Game, sender: str, readers: Sequence[str],
+                     body: list[str]) -> None:
+    """Each computer power among ``readers`` answers ``sender``'s free-text press at once, in
+    its character and the game's language, saying what it understood (``bots.freepress``):
+    said in the reply and kept as press from it (the inbox and the archive show it). Grey
+    press gets no answer: the computer power does not know who wrote."""
+    council = s.store.load_council(game.id)
+    if council is None:
+        return
+    people = council.people()
+    variant = games.game_variant(game).name
+    text = "\n".join(body)
+    for reader in sorted(set(readers) & set(people)):
+        reading = read_letter(text, game.language, sender, reader, variant=variant)
+        said = answer_letter(reading, people[reader], sender, reader, game.language,
+                             variant=variant)
+        s.session.add(Press(game_id=game.id, phase=game.phase, from_power=reader,
+                            to_powers=[sender], grey=False, body=said, created=s.now))
+        s.say(Done.NEGOTIATION, text=said)
 
 
 def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],

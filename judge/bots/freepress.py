@@ -43,7 +43,7 @@ STEMS: dict[str, tuple[str, ...]] = {
     "alliance": ("allian", "ally", "allie", "alleanz", "allea", "alleat"),
     "support": ("support", "help", "appogg", "sosten", "sostegn", "aiut", "soutien", "souten",
                 "aide", "aider"),
-    "dmz": ("dmz", "demilitar", "neutral", "smilitariz", "cuscinett", "neutre", "tampon"),
+    "dmz": ("dmz", "demilitar", "neutra", "smilitariz", "cuscinett", "neutre", "tampon"),
     "share": ("share", "split", "divide", "sparti", "divid", "division", "partag"),
     "war": ("war", "attack", "invade", "guerra", "attacc", "invad", "guerre", "attaqu",
             "envahi"),

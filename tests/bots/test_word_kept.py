@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from judge.adjudicator.orders import Hold, Move, SupportMove, UnitType
+from judge.adjudicator.orders import Hold, Move, Order, SupportMove, UnitType
 from judge.adjudicator.position import Position
 from judge.bots.council import Council
-from judge.bots.diplomat import conflicts, keep_promises, render_letter
+from judge.bots.diplomat import Letter, conflicts, keep_promises, reactions, render_letter
 from judge.bots.ledger import Agreement, Status, Verdict, judge_phase
 from judge.bots.personality import PERSONALITIES, personality
 from judge.bots.proposals import Kind, Proposal
@@ -34,7 +34,7 @@ def _peace_now(council: Council, position: Position, proposer: str = "FRANCE") -
     return agreement
 
 
-def _broken_by(position: Position, power: str, orders: list, agreement: Agreement) -> bool:
+def _broken_by(position: Position, power: str, orders: list[Order], agreement: Agreement) -> bool:
     verdicts = judge_phase(position, {power: orders}, [agreement])
     return any(not v.kept and v.breaker == power for v in verdicts)
 
@@ -120,8 +120,6 @@ def test_a_player_betrayed_by_a_computer_power_is_told_in_its_character() -> Non
         council = Council({"GERMANY": name})
         peace = _peace_now(council, position)
         verdict = Verdict(peace.number, False, "GERMANY", "A BUR - PAR")
-        from judge.bots.diplomat import reactions
-
         (letter,) = reactions([verdict], council.agreements, council.people())
         assert letter.kind == f"broke_{name}" and letter.to == ("FRANCE",)
         assert letter.sender == "GERMANY" and letter.number == peace.number
@@ -131,13 +129,13 @@ def test_a_player_betrayed_by_a_computer_power_is_told_in_its_character() -> Non
         assert texts["fr"].startswith("L'Allemagne") and "PROPOSER ALLEMAGNE PAIX" in texts["fr"]
         assert texts["it"].startswith("La Germania") and "PROPONI GERMANIA PACE" in texts["it"]
         assert len(set(texts.values())) == 3
+        assert "accord" in texts["fr"] and "accordo" in texts["it"]  # translated, not English
+        assert "agreement" not in texts["fr"] + texts["it"]
     said = {render_letter(reactions_for(n), "en", variant="standard") for n in PERSONALITIES}
     assert len(said) == len(PERSONALITIES)  # five characters, five voices
 
 
-def reactions_for(name: str):  # type: ignore[no-untyped-def]
-    from judge.bots.diplomat import reactions
-
+def reactions_for(name: str) -> Letter:
     council = Council({"GERMANY": name})
     peace = _peace_now(council, _tempted("F1902M"))
     return reactions([Verdict(peace.number, False, "GERMANY", None)], council.agreements,

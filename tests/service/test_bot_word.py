@@ -5,14 +5,18 @@ the game's language; free-text press to a computer power is answered with what i
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
+from sqlalchemy import select
 
 from judge.adjudicator.orders import parse_canonical
 from judge.bots.ledger import Agreement as LedgerAgreement
-from judge.bots.ledger import judge_phase
+from judge.bots.ledger import Status, judge_phase
 from judge.bots.proposals import Kind, Proposal
-from judge.service import games, usecases
-from judge.storage import Database, gamerepo
+from judge.service import games, usecases, websolo
+from judge.settings import Settings
+from judge.storage import Database, botrepo, gamerepo
 from judge.storage.models import OrderSet, Press
 from judge.storage.models_bots import AgreementRecord as Agreement
 from tests.service.commands_harness import GM, Harness
@@ -152,3 +156,37 @@ def test_grey_and_broadcast_press_get_no_answer(db: Database) -> None:
     h.reply(GM, "SIGNON FRANCE solo gmpass\nBROADCAST\nPeace to all!\nENDPRESS")
     h.reply(GM, "SIGNON FRANCE solo gmpass\nPRESS TO GERMANY GREY\nPeace?\nENDPRESS")
     assert [p for p in _rows(db, Press) if p.from_power == "GERMANY"] == []
+
+
+def test_accepting_a_computer_powers_proposal_on_the_page_has_it_order_again(
+        db: Database) -> None:
+    """The play page's ACCEPT of a computer power's own proposal: the proposer orders again
+    at once (a new version, the computer's), keeping the deal just made."""
+    settings = Settings(address="judge@example.org")
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    with db.session() as s:
+        game, _ = websolo.create_solo(s, now, settings, "ENGLAND", "en", seed=1901)
+        name = game.name
+    with db.session() as s:
+        game = gamerepo.game_by_name(s, name)
+        assert game is not None
+        council = botrepo.load_council(s, game.id)
+        assert council is not None
+        waiting = [a for a in council.agreements
+                   if a.status is Status.PROPOSED and a.proposal.partner == "ENGLAND"]
+        assert waiting, "the computer powers propose in Spring 1901 (seed 1901)"
+        deal = waiting[0]
+        proposer = deal.proposal.proposer
+        versions = [r.version for r in s.scalars(select(OrderSet).where(
+            OrderSet.game_id == game.id, OrderSet.power == proposer))]
+        done = websolo.answer(s, game, deal.number, True, now, settings)
+        assert done.problem is None
+        after = [r for r in s.scalars(select(OrderSet).where(
+            OrderSet.game_id == game.id, OrderSet.power == proposer))]
+        latest = max(after, key=lambda r: r.version)
+        assert latest.version == max(versions) + 1 and latest.submitted_by_id is None
+        position = games.load_position(game)
+        agreement = LedgerAgreement(deal.number, deal.proposal, "S1901M")
+        verdicts = judge_phase(position, {proposer: [parse_canonical(o) for o in latest.orders]},
+                               [agreement])
+        assert all(v.kept or v.breaker != proposer for v in verdicts), latest.orders

@@ -149,8 +149,8 @@ def binding(
     lead = leader(position)
     avoid: set[str] = set()
     spare: set[str] = set()
-    supports: list[Order] = []
-    moves: list[Order] = []
+    supports: list[SupportMove] = []
+    moves: list[Move] = []
     stance: dict[str, float] = {}
     for (holder, other), value in trust.values.items():
         if holder == me and value < -0.3:
@@ -178,7 +178,8 @@ def binding(
                 if move in legal.get(move.location, ()):
                     moves.append(move)
                 continue
-            found = _promised_support(legal, move)
+            found = _promised_support(legal, move, {_province(o.location) for o in moves}
+                                      | {_province(o.location) for o in supports})
             if found is not None:
                 supports.append(found)
     return Commitments(
@@ -186,8 +187,15 @@ def binding(
     )
 
 
-def _promised_support(legal: Mapping[str, Sequence[Order]], move: Move) -> SupportMove | None:
-    for options in legal.values():
+def _promised_support(
+    legal: Mapping[str, Sequence[Order]], move: Move, busy: Iterable[str] = ()
+) -> SupportMove | None:
+    """An order of one of ``me``'s units giving the support promised for ``move``; units in
+    ``busy`` (provinces) are taken by other promises already: one unit gives one support."""
+    taken = set(busy)
+    for location, options in legal.items():
+        if _province(location) in taken:
+            continue
         for o in options:
             if (
                 isinstance(o, SupportMove)
@@ -252,6 +260,18 @@ def worth_breaking(
     return position.phase.season_rank == 1 or near_solo
 
 
+def _gives(order: Order, agreement: Agreement) -> bool:
+    """Whether ``order`` is what ``agreement`` (a support deal) asks of one unit: the support
+    itself, or the supported move."""
+    move = agreement.proposal.order
+    if move is None:
+        return False
+    if isinstance(order, SupportMove):
+        return (_province(order.supported) == _province(move.location)
+                and _province(order.target) == _province(move.target))
+    return order == move
+
+
 def keep_promises(
     position: Position, me: str, orders: Sequence[Order], kept: Sequence[Agreement]
 ) -> list[Order]:
@@ -268,15 +288,19 @@ def keep_promises(
                if a.proposal.kind is not Kind.SUPPORT):
             out[i] = Hold(order.unit_type, order.location)
     legal = possible_orders(position, me, _board(position))
+    # the units already busy keeping a promise: a support given, a promised move made
+    busy = {_province(getattr(o, "location", "")) for o in out
+            if any(_gives(o, a) for a in kept if a.proposal.kind is Kind.SUPPORT)}
     for agreement in kept:
         deal = agreement.proposal
         if deal.kind is not Kind.SUPPORT or deal.order is None:
             continue
         if not breaches(position, me, out, agreement):
             continue
-        found = _promised_support(legal, deal.order)
+        found = _promised_support(legal, deal.order, busy)
         if found is None:
             continue
+        busy.add(_province(found.location))
         out = [found if getattr(o, "location", None) == found.location else o for o in out]
     return out
 
@@ -296,28 +320,69 @@ def _strikes_at(position: Position, move: Move, victim: str) -> bool:
 
 def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
               position: Position) -> bool:
-    """Whether ``me`` accepting ``deal`` would promise what an active deal forbids: a
-    support into the units or centres of a power it is at peace or allied with, or a peace
-    with a power it promised to help strike at. Two such words cannot both be kept, so the
-    second is refused rather than broken the turn it is given."""
-    active = [a for a in agreements if a.status is Status.ACTIVE and me in a.proposal.parties]
+    """Whether ``me`` accepting ``deal`` would promise what an active deal (or one of its own
+    proposals still waiting) forbids: a support into the units or centres of a power it is at
+    peace or allied with, a peace with a power a promised support strikes at, a support it has
+    no free unit left to give. Two such words cannot both be kept, so the second is refused
+    rather than broken the turn it is given."""
+    # its own proposals still waiting count too: the other side may accept them at any time
+    active = [
+        a
+        for a in agreements
+        if me in a.proposal.parties
+        and a.proposal is not deal
+        and (a.status is Status.ACTIVE
+             or (a.status is Status.PROPOSED and a.proposal.proposer == me))
+    ]
     if deal.kind is Kind.SUPPORT and deal.order is not None:
+        bound = {a.proposal.partner if a.proposal.proposer == me else a.proposal.proposer
+                 for a in active if a.proposal.kind in (Kind.PEACE, Kind.ALLIANCE)}
+        if any(_strikes_at(position, deal.order, p) for p in bound):
+            return True
         mover = position.units.get(_province(deal.order.location))
         if mover is None or mover.power == me:
             return False
-        return any(_strikes_at(position, deal.order, p) for p in partners(me, active))
+        return not _units_enough(me, [a.proposal for a in active] + [deal], position)
     if deal.kind in (Kind.PEACE, Kind.ALLIANCE):
         other = deal.partner if deal.proposer == me else deal.proposer
-        for a in active:
-            promise = a.proposal
-            if promise.kind is not Kind.SUPPORT or promise.order is None:
-                continue
-            mover = position.units.get(_province(promise.order.location))
-            if mover is not None and mover.power != me and _strikes_at(
-                position, promise.order, other
-            ):
-                return True
+        return any(
+            a.proposal.kind is Kind.SUPPORT
+            and a.proposal.order is not None
+            and _strikes_at(position, a.proposal.order, other)
+            for a in active
+        )
     return False
+
+
+def _units_enough(me: str, deals: Sequence[Proposal], position: Position) -> bool:
+    """Whether ``me`` has a unit for every support it promised (one unit, one support; a unit
+    that makes a promised move supports nothing), matched greedily, the scarcest first."""
+    if not position.phase.is_movement:
+        return True
+    legal = possible_orders(position, me, _board(position))
+    busy: set[str] = set()
+    wanted: list[list[str]] = []
+    for deal in deals:
+        if deal.kind is not Kind.SUPPORT or deal.order is None:
+            continue
+        mover = position.units.get(_province(deal.order.location))
+        if mover is not None and mover.power == me:
+            busy.add(_province(deal.order.location))
+            continue
+        wanted.append(sorted({
+            _province(loc)
+            for loc, options in legal.items()
+            for o in options
+            if isinstance(o, SupportMove)
+            and _province(o.supported) == _province(deal.order.location)
+            and _province(o.target) == _province(deal.order.target)
+        }))
+    for able in sorted(wanted, key=len):
+        free = [u for u in able if u not in busy]
+        if not free:
+            return False
+        busy.add(free[0])
+    return True
 
 
 def partners(me: str, agreements: Iterable[Agreement]) -> set[str]:

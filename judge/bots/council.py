@@ -100,8 +100,10 @@ class Council:
             if agreement.status is not Status.PROPOSED or person is None:
                 continue
             room = room_for_pact(deal.partner, deal.proposer, view, position, self.agreements)
+            players = {p for a in self.agreements for p in a.proposal.parties
+                       if p not in people}
             yes = answer(deal.partner, person, deal, self.trust, position, room) and not any(
-                conflicts(p, deal, self.agreements, position) for p in deal.parties
+                conflicts(p, deal, self.agreements, position, players) for p in deal.parties
             )
             agreement.status = Status.ACTIVE if yes else Status.REFUSED
             agreement.since = str(position.phase)

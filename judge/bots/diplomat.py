@@ -19,7 +19,7 @@ Every decision follows from trust (``ledger.Trust``) and the personality:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -319,20 +319,22 @@ def _strikes_at(position: Position, move: Move, victim: str) -> bool:
 
 
 def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
-              position: Position) -> bool:
+              position: Position, later: Collection[str] = ()) -> bool:
     """Whether ``me`` accepting ``deal`` would promise what an active deal (or one of its own
-    proposals still waiting) forbids: a support into the units or centres of a power it is at
+    proposals still waiting for a player in ``later``) forbids: a support into the units or centres of a power it is at
     peace or allied with, a peace with a power a promised support strikes at, a support it has
     no free unit left to give. Two such words cannot both be kept, so the second is refused
     rather than broken the turn it is given."""
-    # its own proposals still waiting count too: the other side may accept them at any time
+    # its own proposals still waiting for a player (``later``: players answer when they
+    # like, computer powers at once and in order) count too: he may accept them at any time
     active = [
         a
         for a in agreements
         if me in a.proposal.parties
         and a.proposal is not deal
         and (a.status is Status.ACTIVE
-             or (a.status is Status.PROPOSED and a.proposal.proposer == me))
+             or (a.status is Status.PROPOSED and a.proposal.proposer == me
+                 and a.proposal.partner in later))
     ]
     if deal.kind is Kind.SUPPORT and deal.order is not None:
         bound = {a.proposal.partner if a.proposal.proposer == me else a.proposal.proposer

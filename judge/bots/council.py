@@ -94,14 +94,14 @@ class Council:
         people = self.people()
         view = view_of_variant(variant or installed_variant(position.variant))
         letters = []
+        # players answer when they like: their pending proposals bind (``conflicts``)
+        players = {p for a in self.agreements for p in a.proposal.parties if p not in people}
         for agreement in self.agreements:
             deal = agreement.proposal
             person = people.get(deal.partner)
             if agreement.status is not Status.PROPOSED or person is None:
                 continue
             room = room_for_pact(deal.partner, deal.proposer, view, position, self.agreements)
-            players = {p for a in self.agreements for p in a.proposal.parties
-                       if p not in people}
             yes = answer(deal.partner, person, deal, self.trust, position, room) and not any(
                 conflicts(p, deal, self.agreements, position, players) for p in deal.parties
             )
@@ -175,7 +175,8 @@ class Council:
             phase = str(position.phase)
             broken = [a for a in tempted if breaches(position, power, free, a)]
             fresh = any(a.since == phase for a in broken)
-            if broken and worth_breaking(position, power, free, honest, fresh, v.victory):
+            if broken and worth_breaking(position, power, free, honest, broken, fresh,
+                                         v.victory):
                 held = kept + [a for a in tempted if a not in broken]
                 return keep_promises(position, power, free, held)
         return keep_promises(position, power, honest, kept + tempted)

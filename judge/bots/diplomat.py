@@ -124,6 +124,11 @@ def intentions(
         deal = agreement.proposal
         if agreement.status is not Status.ACTIVE or me not in deal.parties:
             continue
+        if deal.kind is Kind.SUPPORT and deal.order is not None and _owner(
+            position, deal.order.location
+        ) == me:
+            kept.append(agreement)  # the supported side: its move is no word it can break
+            continue
         if agreement.since == phase:
             # the word given this turn: England broke 3 deals of 3 the turn it made them
             fresh_break = person.treacherous and rng.random() < person.treachery
@@ -138,6 +143,11 @@ def intentions(
         else:
             kept.append(agreement)
     return kept, tempted
+
+
+def _owner(position: Position, location: str) -> str | None:
+    unit = position.units.get(_province(location))
+    return unit.power if unit is not None else None
 
 
 def binding(
@@ -178,32 +188,14 @@ def binding(
                 if move in legal.get(move.location, ()):
                     moves.append(move)
                 continue
-            found = _promised_support(legal, move, {_province(o.location) for o in moves}
-                                      | {_province(o.location) for o in supports})
-            if found is not None:
-                supports.append(found)
+            continue
+    deals = [a.proposal for a in kept]
+    plan = (support_plan(me, deals, position, legal, partial=True)
+            if position.phase.is_movement else None)
+    supports = list((plan or {}).values())
     return Commitments(
         frozenset(avoid), frozenset(spare), tuple(supports), moves=tuple(moves), stance=stance
     )
-
-
-def _promised_support(
-    legal: Mapping[str, Sequence[Order]], move: Move, busy: Iterable[str] = ()
-) -> SupportMove | None:
-    """An order of one of ``me``'s units giving the support promised for ``move``; units in
-    ``busy`` (provinces) are taken by other promises already: one unit gives one support."""
-    taken = set(busy)
-    for location, options in legal.items():
-        if _province(location) in taken:
-            continue
-        for o in options:
-            if (
-                isinstance(o, SupportMove)
-                and _province(o.supported) == _province(move.location)
-                and _province(o.target) == _province(move.target)
-            ):
-                return o
-    return None
 
 
 def commitments(
@@ -236,21 +228,25 @@ def worth_breaking(
     me: str,
     free: Sequence[Order],
     honest: Sequence[Order],
+    broken: Sequence[Agreement],
     fresh: bool,
     victory: int,
 ) -> bool:
-    """Whether the orders that break a deal gain enough over the ones that keep it: a move
-    into a supply centre ``me`` does not own that the honest orders do not make. A deal made
-    this turn is broken only for a centre taken now (a Fall move) or near a solo
-    (``SOLO_THREAT`` centres short of ``victory``)."""
-    view_centres = installed_variant(position.variant).supply_centers
+    """Whether the orders that break ``broken`` gain enough over the ``honest`` ones: a move
+    into a supply centre ``me`` does not own that the honest orders do not make, and that
+    breaks one of them (or, for a support not given, is made instead).
+    A deal made this turn (``fresh``) is broken only for a centre taken now (a Fall move) or
+    near a solo (``SOLO_THREAT`` centres short of ``victory``)."""
+    centres = installed_variant(position.variant).supply_centers
     gains = [
         o
         for o in free
         if isinstance(o, Move)
-        and o not in honest
-        and _province(o.target) in view_centres
+        and _province(o.target) in centres
         and position.centers.get(_province(o.target)) != me
+        and o not in honest
+        and any(a.proposal.kind is Kind.SUPPORT or breaches(position, me, [o], a)
+                for a in broken)
     ]
     if not gains:
         return False
@@ -258,18 +254,6 @@ def worth_breaking(
         return True
     near_solo = len(position.centers_of(me)) >= victory - SOLO_THREAT
     return position.phase.season_rank == 1 or near_solo
-
-
-def _gives(order: Order, agreement: Agreement) -> bool:
-    """Whether ``order`` is what ``agreement`` (a support deal) asks of one unit: the support
-    itself, or the supported move."""
-    move = agreement.proposal.order
-    if move is None:
-        return False
-    if isinstance(order, SupportMove):
-        return (_province(order.supported) == _province(move.location)
-                and _province(order.target) == _province(move.target))
-    return order == move
 
 
 def keep_promises(
@@ -287,22 +271,13 @@ def keep_promises(
         if any(breaches(position, me, [order], a) for a in kept
                if a.proposal.kind is not Kind.SUPPORT):
             out[i] = Hold(order.unit_type, order.location)
-    legal = possible_orders(position, me, _board(position))
-    # the units already busy keeping a promise: a support given, a promised move made
-    busy = {_province(getattr(o, "location", "")) for o in out
-            if any(_gives(o, a) for a in kept if a.proposal.kind is Kind.SUPPORT)}
-    for agreement in kept:
-        deal = agreement.proposal
-        if deal.kind is not Kind.SUPPORT or deal.order is None:
-            continue
-        if not breaches(position, me, out, agreement):
-            continue
-        found = _promised_support(legal, deal.order, busy)
-        if found is None:
-            continue
-        busy.add(_province(found.location))
-        out = [found if getattr(o, "location", None) == found.location else o for o in out]
-    return out
+    promised = [a for a in kept if a.proposal.kind is Kind.SUPPORT]
+    if not any(breaches(position, me, out, a) for a in promised):
+        return out
+    # a promised support missing: every promised support given as one plan, one unit each
+    plan = support_plan(me, [a.proposal for a in promised], position, partial=True) or {}
+    given = {order.location: order for order in plan.values()}
+    return [given.get(getattr(o, "location", ""), o) for o in out]
 
 
 def _neighbours(view: MapView, position: Position, me: str) -> list[str]:
@@ -341,10 +316,8 @@ def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
                  for a in active if a.proposal.kind in (Kind.PEACE, Kind.ALLIANCE)}
         if any(_strikes_at(position, deal.order, p) for p in bound):
             return True
-        mover = position.units.get(_province(deal.order.location))
-        if mover is None or mover.power == me:
-            return False
-        return not _units_enough(me, [a.proposal for a in active] + [deal], position)
+        # as the supporter, or as the mover (whose unit then supports nothing else)
+        return support_plan(me, [a.proposal for a in active] + [deal], position) is None
     if deal.kind in (Kind.PEACE, Kind.ALLIANCE):
         other = deal.partner if deal.proposer == me else deal.proposer
         return any(
@@ -356,35 +329,43 @@ def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
     return False
 
 
-def _units_enough(me: str, deals: Sequence[Proposal], position: Position) -> bool:
-    """Whether ``me`` has a unit for every support it promised (one unit, one support; a unit
-    that makes a promised move supports nothing), matched greedily, the scarcest first."""
-    if not position.phase.is_movement:
-        return True
-    legal = possible_orders(position, me, _board(position))
+def support_plan(
+    me: str, deals: Sequence[Proposal], position: Position,
+    legal: Mapping[str, Sequence[Order]] | None = None, partial: bool = False,
+) -> dict[int, SupportMove] | None:
+    """One unit of ``me`` for each support it promised (the index of the deal in ``deals`` ->
+    the support order), or None when there are not enough (``partial``: the ones it can):
+    one unit gives one support, a unit that makes a promised move supports nothing. Matched
+    greedily, the scarcest first."""
+    if legal is None:
+        legal = possible_orders(position, me, _board(position))
     busy: set[str] = set()
-    wanted: list[list[str]] = []
-    for deal in deals:
+    wanted: list[tuple[int, list[SupportMove]]] = []
+    for index, deal in enumerate(deals):
         if deal.kind is not Kind.SUPPORT or deal.order is None:
             continue
-        mover = position.units.get(_province(deal.order.location))
-        if mover is not None and mover.power == me:
-            busy.add(_province(deal.order.location))
+        move = deal.order
+        if _owner(position, move.location) == me:
+            busy.add(_province(move.location))
             continue
-        wanted.append(sorted({
-            _province(loc)
-            for loc, options in legal.items()
+        wanted.append((index, [
+            o
+            for options in legal.values()
             for o in options
             if isinstance(o, SupportMove)
-            and _province(o.supported) == _province(deal.order.location)
-            and _province(o.target) == _province(deal.order.target)
-        }))
-    for able in sorted(wanted, key=len):
-        free = [u for u in able if u not in busy]
+            and _province(o.supported) == _province(move.location)
+            and _province(o.target) == _province(move.target)
+        ]))
+    plan: dict[int, SupportMove] = {}
+    for index, able in sorted(wanted, key=lambda w: len({o.location for o in w[1]})):
+        free = [o for o in able if _province(o.location) not in busy]
         if not free:
-            return False
-        busy.add(free[0])
-    return True
+            if partial:
+                continue
+            return None
+        plan[index] = free[0]
+        busy.add(_province(free[0].location))
+    return plan
 
 
 def partners(me: str, agreements: Iterable[Agreement]) -> set[str]:
@@ -451,23 +432,24 @@ def proposals(
         if level < person.accept_threshold - 0.1:
             continue
         pair = frozenset((me, other))
-        attack = next(
-            (
-                o
-                for o in planned
-                if isinstance(o, Move)
-                and (unit := position.units.get(_province(o.target))) is not None
-                and unit.power not in (me, other)
-            ),
-            None,
-        )
-        if (
-            attack is not None
-            and not asked
-            and pair not in pending
-            and (level > 0.1 or other in friends)
-            and _could_support(position, other, attack)
-        ):
+        # its first attack on a third power's unit that ``other`` could back; a power at
+        # peace with the one attacked would refuse (``conflicts``): not asked for that one
+        bound_other = partners(other, agreements)
+        attack = None
+        if (not asked and pair not in pending and (level > 0.1 or other in friends)):
+            attack = next(
+                (
+                    o
+                    for o in planned
+                    if isinstance(o, Move)
+                    and (unit := position.units.get(_province(o.target))) is not None
+                    and unit.power not in (me, other)
+                    and not any(_strikes_at(position, o, p) for p in bound_other)
+                    and _could_support(position, other, o)
+                ),
+                None,
+            )
+        if attack is not None:
             out.append(Proposal(Kind.SUPPORT, me, other, order=attack))
             asked = True
             continue

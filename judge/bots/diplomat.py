@@ -182,13 +182,10 @@ def binding(
             avoid.update(p for p, w in deal.shares if w != me)
         elif deal.kind is Kind.SUPPORT and deal.order is not None:
             move = deal.order
-            mover = position.units.get(_province(move.location))
-            if mover is not None and mover.power == me:
-                # the supported side: make the move the partner backs
-                if move in legal.get(move.location, ()):
-                    moves.append(move)
-                continue
-            continue
+            # the supported side makes the move the partner backs; the supporting side's
+            # units are matched to the supports below (``support_plan``)
+            if _owner(position, move.location) == me and move in legal.get(move.location, ()):
+                moves.append(move)
     deals = [a.proposal for a in kept]
     plan = (support_plan(me, deals, position, legal, partial=True)
             if position.phase.is_movement else None)
@@ -296,10 +293,10 @@ def _strikes_at(position: Position, move: Move, victim: str) -> bool:
 def conflicts(me: str, deal: Proposal, agreements: Iterable[Agreement],
               position: Position, later: Collection[str] = ()) -> bool:
     """Whether ``me`` accepting ``deal`` would promise what an active deal (or one of its own
-    proposals still waiting for a player in ``later``) forbids: a support into the units or centres of a power it is at
-    peace or allied with, a peace with a power a promised support strikes at, a support it has
-    no free unit left to give. Two such words cannot both be kept, so the second is refused
-    rather than broken the turn it is given."""
+    proposals still waiting for a player in ``later``) forbids: a support into the units or
+    centres of a power it is at peace or allied with, a peace with a power a promised support
+    strikes at, a support it has no free unit left to give (``support_plan``). Two such words
+    cannot both be kept, so the second is refused rather than broken the turn it is given."""
     # its own proposals still waiting for a player (``later``: players answer when they
     # like, computer powers at once and in order) count too: he may accept them at any time
     active = [

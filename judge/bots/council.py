@@ -29,12 +29,18 @@ from judge.adjudicator.variant import Variant
 from judge.bots.diplomat import (
     Letter,
     answer,
+    binding,
+    breaches,
     coalition_letters,
     commitments,
+    conflicts,
+    intentions,
     is_demand,
+    keep_promises,
     proposals,
     reactions,
     room_for_pact,
+    worth_breaking,
 )
 from judge.bots.engine import bot_orders
 from judge.bots.ledger import Agreement, Status, Trust, apply_verdicts, judge_phase
@@ -88,13 +94,17 @@ class Council:
         people = self.people()
         view = view_of_variant(variant or installed_variant(position.variant))
         letters = []
+        # players answer when they like: their pending proposals bind (``conflicts``)
+        players = {p for a in self.agreements for p in a.proposal.parties if p not in people}
         for agreement in self.agreements:
             deal = agreement.proposal
             person = people.get(deal.partner)
             if agreement.status is not Status.PROPOSED or person is None:
                 continue
             room = room_for_pact(deal.partner, deal.proposer, view, position, self.agreements)
-            yes = answer(deal.partner, person, deal, self.trust, position, room)
+            yes = answer(deal.partner, person, deal, self.trust, position, room) and not any(
+                conflicts(p, deal, self.agreements, position, players) for p in deal.parties
+            )
             agreement.status = Status.ACTIVE if yes else Status.REFUSED
             agreement.since = str(position.phase)
             kind = "accepted" if yes else "refused"
@@ -146,10 +156,30 @@ class Council:
         self, power: str, position: Position, rng: random.Random, variant: Variant | None = None
     ) -> list[Order]:
         """One computer power's orders, keeping the promises it means to keep (one decision,
-        as a benchmark times it)."""
+        as a benchmark times it).
+
+        The orders that keep every deal are chosen first; when a deal tempts it
+        (``intentions``), the orders that ignore it are chosen too, and they stand only if
+        breaking pays (``worth_breaking``): a power breaks its word for a gain, never by
+        accident. Whatever stands is checked against the deals kept (``keep_promises``)."""
         person = personality(self.characters[power])
-        promised, _ = commitments(power, person, self.agreements, self.trust, position, rng)
-        return bot_orders(position, power, rng, person, variant, promised)
+        v = variant or installed_variant(position.variant)
+        kept, tempted = intentions(power, person, self.agreements, self.trust, position, rng)
+        honest = bot_orders(
+            position, power, rng, person, v, binding(power, kept + tempted, self.trust, position)
+        )
+        if tempted and position.phase.is_movement:
+            free = bot_orders(
+                position, power, rng, person, v, binding(power, kept, self.trust, position)
+            )
+            phase = str(position.phase)
+            broken = [a for a in tempted if breaches(position, power, free, a)]
+            fresh = any(a.since == phase for a in broken)
+            if broken and worth_breaking(position, power, free, honest, broken, fresh,
+                                         v.victory):
+                held = kept + [a for a in tempted if a not in broken]
+                return keep_promises(position, power, free, held)
+        return keep_promises(position, power, honest, kept + tempted)
 
     def after_phase(
         self,

@@ -30,7 +30,7 @@ from datetime import datetime
 
 from judge.bots.council import Council
 from judge.bots.diplomat import Letter
-from judge.bots.ledger import Agreement
+from judge.bots.ledger import Agreement, Status
 from judge.bots.personality import PERSONALITIES, assign
 from judge.bots.proposals import Proposal
 from judge.bots.proposals import render as render_proposal
@@ -43,6 +43,7 @@ from judge.service.computer_phase import (
     mark_sources,
     phase_played,
     phase_started,
+    reorder,
     rolled_back,
     send_letters,
     solo_notice,
@@ -57,7 +58,7 @@ from judge.storage.turnrepo import savepoint
 # it, and this module calls turn processing); its names are part of this module's API
 __all__ = ["BROADCAST", "PHASES_PER_MAIL", "SEAT_WORD", "SOURCE", "advance", "computer_powers",
            "game_seed", "mark_sources", "offer", "phase_played", "phase_started",
-           "prepare_solo_seats", "rolled_back", "seat_computer", "seat_solo_computers",
+           "prepare_solo_seats", "reorder", "rolled_back", "seat_computer", "seat_solo_computers",
            "send_letters", "solo_notice", "solo_options"]
 
 log = logging.getLogger(__name__)
@@ -179,6 +180,8 @@ def offer(session: Session, game: Game, council: Council, deal: Proposal, now: d
         return agreement, []
     letters = council.answer_pending(games.load_position(game), games.game_variant(game))
     send_letters(session, game, now, settings, [letter for letter in letters if not letter.to])
+    if agreement.status is Status.ACTIVE:
+        reorder(session, game, council, deal.partner, now)
     return agreement, [letter for letter in letters if letter.to == (deal.proposer,)]
 
 

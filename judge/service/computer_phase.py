@@ -19,6 +19,7 @@ from judge.adjudicator.jsonio import position_from_json
 from judge.adjudicator.orders import Order
 from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
+from judge.bots.council import Council
 from judge.bots.diplomat import Letter, render_letter
 from judge.bots.draws import wants_draw
 from judge.bulletins.views import letters_view
@@ -80,6 +81,23 @@ def phase_started(session: Session, game: Game, now: datetime, settings: Setting
     botrepo.save_council(session, game.id, council)
     vote_draws(session, game, position, now, council.characters)
     send_letters(session, game, now, settings, letters)
+
+
+def reorder(session: Session, game: Game, council: Council, power: str,
+            now: datetime) -> None:
+    """A computer power that has just made a deal orders again: its orders for the phase
+    were given when the phase began, before the word it gave now (England broke three deals
+    of three the turn it made them). Nothing to do for a player's power, or when the power has
+    nothing to order."""
+    if power not in council.characters or game.status != "active":
+        return
+    position = games.load_position(game)
+    if not needs_orders(position, power):
+        return
+    rng = _rng(game, f"orders:{power}:{len(council.agreements)}")
+    orders = council.orders_of(power, position, rng, games.game_variant(game))
+    order_sets.submit_orders(session, game, power, [str(o) for o in orders], now,
+                             by_account_id=None)
 
 
 def vote_draws(session: Session, game: Game, position: Position, now: datetime,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from judge.bots.freepress import answer_letter, read_letter
 from judge.parsing.commands import GM, Command, Verb
 from judge.parsing.commands_lexicon import lexicon
 from judge.service import games
@@ -68,10 +69,14 @@ def send_press(s: MailSession, cmd: Command) -> None:
         seats = [seat for seat in seats if seat.power in cmd.powers]
     gm = games.gm_address(s.session, game)
     to_gm = not broadcast and GM in cmd.powers and sender != GM and gm is not None
-    if not seats and not broadcast and not to_gm:
+    # computer powers have no address: they read (and answer) white press written to them
+    machines = [] if broadcast or cmd.grey or s.actor.power is None else \
+        computer_readers(s, game, sender, cmd.powers)
+    if not seats and not machines and not broadcast and not to_gm:
         s.say(CommandRefusal.NO_RECIPIENTS, powers=list(cmd.powers))
         return
-    to_powers = [BROADCAST] if broadcast else sorted(seat.power for seat in seats)
+    to_powers = [BROADCAST] if broadcast else sorted({seat.power for seat in seats} |
+                                                     set(machines))
     if to_gm:
         to_powers.append(GM)
     addresses = [games.address_of_account(s.session, seat.account_id) for seat in seats]
@@ -85,6 +90,41 @@ def send_press(s: MailSession, cmd: Command) -> None:
     deliver(s, game, sender, to_powers, list(cmd.body), cmd.grey,
             [a for a in addresses if a] + extra)
     s.say(Done.PRESS_SENT, powers=to_powers, broadcast=broadcast, grey=cmd.grey)
+    if machines:
+        computers_answer(s, game, sender, machines, list(cmd.body))
+
+
+def computer_readers(s: MailSession, game: Game, sender: str,
+                     powers: Sequence[str]) -> list[str]:
+    """The computer powers still in the game among ``powers`` (not ``sender``)."""
+    council = s.store.load_council(game.id)
+    if council is None:
+        return []
+    seats = {seat.power: seat for seat in games.assigned_seats(s.session, game)}
+    return sorted(p for p in set(powers) & set(council.characters)
+                  if p != sender and p in seats and seats[p].account_id is None
+                  and seats[p].status not in ("eliminated", "vacant"))
+
+
+def computers_answer(s: MailSession, game: Game, sender: str, readers: Sequence[str],
+                     body: list[str]) -> None:
+    """Each computer power among ``readers`` answers ``sender``'s free-text press at once, in
+    its character and the game's language, saying what it understood (``bots.freepress``):
+    said in the reply and kept as press from it (the inbox and the archive show it). Grey
+    press gets no answer: the computer power does not know who wrote."""
+    council = s.store.load_council(game.id)
+    if council is None:
+        return
+    people = council.people()
+    variant = games.game_variant(game).name
+    text = "\n".join(body)
+    for reader in readers:
+        reading = read_letter(text, game.language, sender, reader, variant=variant)
+        said = answer_letter(reading, people[reader], sender, reader, game.language,
+                             variant=variant)
+        s.session.add(Press(game_id=game.id, phase=game.phase, from_power=reader,
+                            to_powers=[sender], grey=False, body=said, created=s.now))
+        s.say(Done.NEGOTIATION, text=said)
 
 
 def deliver(s: MailSession, game: Game, sender: str, to_powers: Sequence[str],

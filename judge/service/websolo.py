@@ -345,6 +345,8 @@ def answer(session: Session, game: Game, number: int, accept: bool, now: datetim
               number=agreement.number, terms=terms)
     session.add(Press(game_id=game.id, phase=game.phase, from_power=power,
                       to_powers=[deal.proposer], grey=False, body=word, created=now))
+    if accept:
+        computer.reorder(session, game, council, deal.proposer, now)
     if accept and deal.kind.value == "alliance" and deal.proposer in council.characters:
         computer.send_letters(session, game, now, settings,
                               [Letter("alliance", deal.proposer, (), deal,

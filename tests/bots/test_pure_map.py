@@ -75,13 +75,19 @@ def _play(seed: int, last_year: int) -> tuple[Council, list[dict[str, list[Order
 
 
 def test_computer_powers_take_centres_with_each_others_support() -> None:
-    for seed in (0, 1, 2):
+    """Over twelve seeded games (a single game is a coin: the computer powers now refuse a
+    support that contradicts a word already given, issue 29), most see a centre taken by 1904
+    (10 of 12 measured, before the change as after), and in every game supports between
+    computer powers are given as promised."""
+    captured = 0
+    for seed in range(12):
         council, played, position = _play(seed, 1904)
         counts = {p: len(position.centers_of(p)) for p in PURE.powers}  # type: ignore[attr-defined]
-        assert max(counts[p] for p in council.characters) >= 2, (seed, counts)
+        captured += max(counts[p] for p in council.characters) >= 2
         assert any(isinstance(o, Move) for orders in played for given in orders.values()
                    for o in given)
         supported = [a for a in council.agreements
                      if a.proposal.kind is Kind.SUPPORT and a.status is Status.KEPT
                      and {a.proposal.proposer, a.proposal.partner} <= set(council.characters)]
         assert supported, seed  # between two computer powers, given as promised
+    assert captured >= 8, captured

@@ -102,6 +102,8 @@ def answer_command(s: MailSession, cmd: Command) -> None:
         letter = Letter(kind, power, (deal.proposer,), deal, number=agreement.number)
         s.notify(address, game, Done.NEGOTIATION,
                  text=render_letter(letter, lang, variant=variant))
+    if reply.accept:
+        computer.reorder(s.session, game, council, deal.proposer, s.now)
     if reply.accept and deal.kind is Kind.ALLIANCE and deal.proposer in council.characters:
         # the computer power that asked makes the alliance known, as it does among its own
         computer.send_letters(s.session, game, s.now, s.settings,

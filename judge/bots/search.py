@@ -8,8 +8,8 @@ thing one-unit changes never find, since the lone move only bounces). Each try i
 the judge's own adjudicator (``adjudicate``, about 100 µs a phase) against every likely reply of
 the other powers (their baseline orders drawn from *their* values), and the outcome is scored for
 the searching power (``score``): supply centres after the Fall's capture, own centres invaded or
-foreign centres occupied after the Spring, units lost and struck, and where the units stand by
-the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
+foreign centres occupied after the Spring and those the Fall can then take (a Spring move is
+worth what it enables), units lost and struck, and where the units stand by the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
 worst reply with the mean); a unit whose order another power was promised keeps it.
 
 The budget is a count of trial adjudications, never the clock, so a decision is the same for

@@ -8,8 +8,8 @@ thing one-unit changes never find, since the lone move only bounces). Each try i
 the judge's own adjudicator (``adjudicate``, about 100 µs a phase) against every likely reply of
 the other powers (their baseline orders drawn from *their* values), and the outcome is scored for
 the searching power (``score``): supply centres after the Fall's capture, own centres invaded or
-foreign centres occupied after the Spring, units lost and struck, and where the units stand by
-the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
+foreign centres occupied after the Spring and those the Fall can then take (a Spring move is
+worth what it enables), units lost and struck, and where the units stand by the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
 worst reply with the mean); a unit whose order another power was promised keeps it.
 
 The budget is a count of trial adjudications, never the clock, so a decision is the same for
@@ -38,12 +38,15 @@ CENTRE = 3.0  # a supply centre held after the Fall
 OCCUPIED = 1.5  # after the Spring: an own unit standing on a centre not yet ours
 INVADED = 1.5  # after the Spring: another power's unit on one of our centres
 EXPOSED = 0.6  # after the Spring: an own centre another power can reach and no own unit can
+# after the Spring: a centre not yet ours that more own units reach (or stand on) than any one
+# other power's, so the Fall can take it: the Spring move is worth what it enables in the Fall
+PROSPECT = 2.0
 LOST = 1.2  # an own unit dislodged
 STRUCK = 0.3  # another power's unit dislodged
 # trial adjudications per movement decision, counted in units adjudicated (a trial of a
 # 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
 # one that a large map's bigger neighbourhoods spend in fewer, dearer trials
-BUDGET = 5000
+BUDGET = 6000
 LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
 
@@ -70,8 +73,16 @@ def score(
     held = sum(1 for owner in centres.values() if owner == power)
     guarded: set[str] = set()
     reached: set[str] = set()
+    # after the Spring: power -> centre -> its units that reach or stand on it
+    near: dict[str, dict[str, int]] = {}
     for prov, unit in units.items():
         owner = centres.get(prov) if prov in supply else None
+        if not fall:
+            reach = view.reach(unit.type.value, unit.location)
+            counts = near.setdefault(unit.power, {})
+            for sc in _centres_near(view, unit.type.value, unit.location):
+                if centres.get(sc) != power:
+                    counts[sc] = counts.get(sc, 0) + 1
         if unit.power == power:
             value += valuation.of(unit.type.value, unit.location) / norm
             if prov in supply and owner != power:
@@ -81,7 +92,7 @@ def score(
                     value += OCCUPIED
             if not fall:
                 guarded.add(prov)
-                guarded.update(view.reach(unit.type.value, unit.location))
+                guarded.update(reach)
         else:
             if owner == power:
                 if fall:
@@ -89,16 +100,35 @@ def score(
                 else:
                     value -= INVADED
             if not fall:
-                reached.update(view.reach(unit.type.value, unit.location))
+                reached.update(reach)
     if not fall:
         # an own centre the Fall could take for nothing
         value -= EXPOSED * sum(
             1 for sc, owner in centres.items()
             if owner == power and sc in reached and sc not in guarded
         )
+        # centres the Fall can take: more own units at hand than any other power's, at most
+        # one a unit
+        mine = near.get(power, {})
+        takeable = sum(
+            1 for sc, n in mine.items()
+            if n > max((c.get(sc, 0) for p, c in near.items() if p != power), default=0)
+        )
+        own_units = sum(1 for unit in units.values() if unit.power == power)
+        value += PROSPECT * min(takeable, own_units)
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
     return value + CENTRE * held
+
+
+@cache
+def _centres_near(view: MapView, kind: str, location: str) -> tuple[str, ...]:
+    """The supply centres a unit stands on or can move to (asked at every Spring trial)."""
+    here = _province(location)
+    return tuple(
+        sc for sc in (here, *view.reach(kind, location))
+        if sc in view.supply_centers
+    )
 
 
 @cache

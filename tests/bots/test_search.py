@@ -17,7 +17,7 @@ from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
 from judge.bots.engine import BASE_WEIGHTS, bot_orders, phase_rules
 from judge.bots.mapview import view_of_variant
-from judge.bots.search import improve, neighbourhood
+from judge.bots.search import PROSPECT, improve, neighbourhood, score
 from judge.bots.valuation import value_position
 
 STANDARD = variant("standard")
@@ -92,6 +92,31 @@ def test_finds_the_supported_attack_one_unit_changes_miss() -> None:
     # without a budget the search gives the best candidate as it is
     assert _search(position, "FRANCE", [holding], budget=0) == sorted(
         holding, key=lambda o: o.location)
+
+
+def test_a_spring_move_is_worth_the_centre_it_lets_the_fall_take() -> None:
+    """After the Spring an army in Picardy can take Belgium in the Fall, one in Paris no new
+    centre; a German army in the Ruhr contests Belgium one to one, so it is no longer counted."""
+    view = view_of_variant(STANDARD)
+    centres = {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "KIE", "BER"]}
+    before = STANDARD.position("S1901M", {"FRANCE": ["A PAR"]}, centres)
+    valuation = value_position(view, before, "FRANCE", BASE_WEIGHTS)
+
+    def spring(units: dict[str, list[str]]) -> float:
+        after = STANDARD.position("S1901M", units, centres)
+        # a yardstick so large that where the units stand weighs nothing here
+        return score(STANDARD, view, before, after, "FRANCE", valuation, 1e15)
+
+    at_home = spring({"FRANCE": ["A PAR"]})
+    beside = spring({"FRANCE": ["A PIC"]})
+    assert beside > at_home
+    assert beside - at_home == pytest.approx(PROSPECT)
+    contested = spring({"FRANCE": ["A PIC"], "GERMANY": ["A RUH"]})
+    assert contested == pytest.approx(spring({"FRANCE": ["A PAR"], "GERMANY": ["A RUH"]}))
+    backed = spring({"FRANCE": ["A PIC", "A BUR"], "GERMANY": ["A RUH"]})
+    # two French armies at Belgium against one German: Belgium counts again, once
+    assert backed - spring({"FRANCE": ["A PAR", "A BRE"], "GERMANY": ["A RUH"]}) == (
+        pytest.approx(PROSPECT))
 
 
 def test_the_trials_board_is_the_power_s_neighbourhood() -> None:

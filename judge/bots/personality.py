@@ -40,7 +40,7 @@ PERSONALITIES: dict[str, Personality] = {
         Personality("loyal", 1.0, 1.1, 0.05, 0.5, 0.95, 1.0, 0.5, -0.2, 0.10),
         Personality("opportunist", 1.15, 0.9, 0.08, 0.7, 0.55, 0.6, 0.3, -0.4, 0.06, 0.10),
         Personality("aggressive", 1.35, 0.8, 0.10, 0.9, 0.40, 0.5, 0.15, 0.1, 0.05, 0.20),
-        Personality("cautious", 0.9, 1.35, 0.03, 0.2, 0.85, 1.4, 0.2, 0.2, 0.08),
+        Personality("cautious", 0.9, 1.35, 0.03, 0.2, 0.85, 1.4, 0.2, 0.1, 0.08),
         Personality("vengeful", 1.1, 1.0, 0.06, 0.5, 0.75, 2.0, 0.05, 0.0, 0.07),
     )
 }

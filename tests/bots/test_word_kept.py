@@ -9,8 +9,8 @@ import random
 from judge.adjudicator.orders import Hold, Move, Order, SupportMove, UnitType
 from judge.adjudicator.position import Position
 from judge.bots.council import Council
-from judge.bots.diplomat import Letter, conflicts, keep_promises, reactions, render_letter
-from judge.bots.ledger import Agreement, Status, Verdict, judge_phase
+from judge.bots.diplomat import Letter, answer, conflicts, keep_promises, reactions, render_letter
+from judge.bots.ledger import Agreement, Status, Trust, Verdict, judge_phase
 from judge.bots.personality import PERSONALITIES, personality
 from judge.bots.proposals import Kind, Proposal
 from tests.standard_variant import STANDARD
@@ -172,3 +172,20 @@ def test_every_character_has_a_known_treachery() -> None:
     assert {n for n, p in PERSONALITIES.items() if p.treacherous} == {"opportunist", "aggressive"}
     assert all(0 <= p.treachery <= 0.25 for p in PERSONALITIES.values())
     assert not personality("loyal").treacherous
+
+
+def test_a_cautious_power_begins_with_a_neutral_zone_around_its_own_centre() -> None:
+    """Every character can give its word: a cautious one, trusting nobody yet, accepts a neutral
+    zone that protects one of its own centres (a deal it can keep by standing still) and the
+    trust kept deals earn brings it to peace later; a peace at first meeting it refuses. (It
+    once needed more trust than any pair starts with, and so never made a deal at all.)"""
+    position = _tempted("S1901M")
+    cautious = personality("cautious")
+    zone = Proposal(Kind.DMZ, "FRANCE", "GERMANY", zone="MUN")
+    assert answer("GERMANY", cautious, zone, Trust(), position)
+    assert not answer("GERMANY", cautious, Proposal(Kind.PEACE, "FRANCE", "GERMANY"), Trust(),
+                      position)
+    trusted = Trust()
+    trusted.values[("GERMANY", "FRANCE")] = cautious.accept_threshold
+    assert answer("GERMANY", cautious, Proposal(Kind.PEACE, "FRANCE", "GERMANY"), trusted,
+                  position)

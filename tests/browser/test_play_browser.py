@@ -25,7 +25,7 @@ from tests.browser.webserver import serving
 
 pytestmark = pytest.mark.services
 
-SEED = 1901
+SEED = 1902
 
 
 @pytest.fixture()

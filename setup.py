@@ -6,9 +6,9 @@ installed judge finds them from any working directory (``judge.shipped``; tests/
 builds and installs a real wheel). Their files are package data declared in pyproject.toml.
 
 The compiled adjudicator: the hot modules of ``judge/adjudicator`` (and the house rules'
-request reading) compiled with mypyc (the mypy project's compiler: C extensions from the same
-typed source, no second implementation to keep in step), about twice as fast on a batch of
-phases. The pure-Python source stays the reference: the test suite runs it
+request reading, and the computer powers' search with the values it reads) compiled with
+mypyc (the mypy project's compiler: C extensions from the same typed source, no second
+implementation to keep in step), about twice as fast on a batch of phases. The pure-Python source stays the reference: the test suite runs it
 (``tests/conftest.py``) and ``tests/adjudicator/test_compiled.py`` checks the compiled build
 against it, answer for answer. ``JUDGE_MYPYC`` chooses:
 
@@ -84,6 +84,11 @@ COMPILED_MODULES = [
     # the house rules' reading of a ``judge adjudicate`` request (its batch path)
     "judge/rules/house_request.py",
     "judge/rules/house_jsonio.py",
+] + [
+    # the computer powers' search (its trial scoring is most of a decision's time), the values
+    # it reads and the plain engine that draws the likely replies
+    f"judge/bots/{name}.py"
+    for name in ("search", "valuation", "mapview", "baseline", "choice")
 ]
 
 

@@ -37,6 +37,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from greedy import greedy_orders  # benchmarks/greedy.py, beside this file
+
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
 from judge.adjudicator.legality import Refusal, normalize
@@ -52,8 +54,8 @@ from judge.rules.options import EndConditions
 
 STANDARD = variant("standard")
 
-SCENARIOS = ("baseline", "bots", "seven", "random", "hold", "pure")
-DEFAULT_SCENARIOS = ("baseline", "bots", "seven")
+SCENARIOS = ("simple", "simple-bots", "baseline", "bots", "seven", "random", "hold", "pure")
+DEFAULT_SCENARIOS = ("simple", "simple-bots", "baseline", "bots", "seven")
 LAST_YEAR = {"seven": 1930}  # the others: --last-year
 KINDS = ("M", "R", "A")
 _NOW = datetime(2026, 1, 1, tzinfo=UTC)  # no end date: the clock plays no part
@@ -98,6 +100,10 @@ class Tally:
 
 
 def _roles(scenario: str, subject: str) -> dict[str, str]:
+    if scenario == "simple":
+        return {p: ("bot" if p == subject else "greedy") for p in STANDARD.powers}
+    if scenario == "simple-bots":
+        return {p: ("greedy" if p == subject else "bot") for p in STANDARD.powers}
     if scenario == "bots":
         return {p: ("baseline" if p == subject else "bot") for p in STANDARD.powers}
     if scenario == "seven":
@@ -192,6 +198,9 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
             if role == "random":
                 orders[power] = random_orders(position, power, rng, board)
                 continue
+            if role == "greedy":
+                orders[power] = greedy_orders(position, power, standard)
+                continue
             start = time.process_time()
             if role == "bot":
                 given = council.orders_of(power, position, rng, standard)
@@ -213,7 +222,7 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
     mine = counts[subject]
     tally.wins = int(mine >= 18)
     tally.ends = [(how, position.phase.year if how != "none" else last_year + 1)]
-    if scenario == "baseline":
+    if scenario in ("baseline", "simple"):
         tally.characters[dealt[subject]].append(mine)
     return _ended(tally, position, counts, subject)
 
@@ -281,14 +290,15 @@ def main() -> None:
         f"{'illegal':>12}"
     )
     for scenario, t in totals.items():
-        subject = {"bots": "greedy", "pure": "holding", "seven": "any"}.get(scenario, "computer")
+        subject = {"bots": "dumbbot", "simple-bots": "greedy", "pure": "holding",
+                   "seven": "any"}.get(scenario, "computer")
         n = max(t.games, 1)
         print(
             f"{scenario:<9} {subject:<9} {t.games:>5} {t.wins:>5} {t.most:>5} {t.survived:>5} "
             f"{t.eliminated:>5} {sum(t.centres) / n:>7.2f} {spread(t.centres):>25} "
             f"{t.others / n:>6.2f} {t.illegal:>5}/{t.orders}"
         )
-        if scenario == "baseline" and args.personality == "deal":
+        if scenario in ("baseline", "simple") and args.personality == "deal":
             for name, values in sorted(t.characters.items()):
                 wins = sum(1 for v in values if v >= 18)
                 print(f"  {name:<12} games {len(values):>4} mean {sum(values) / len(values):6.2f}"

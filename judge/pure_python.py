@@ -2,7 +2,7 @@
 
 The compiled build (``setup.py``: what an install makes where a C compiler is present;
 ``scripts/build_compiled.sh``) puts C extensions of the hot modules (``judge.adjudicator``, the
-house rules' request reading) next to their source, and Python imports an extension before a
+house rules' request reading, the computer powers' search) next to their source, and Python imports an extension before a
 ``.py`` file of the same name. ``JUDGE_PURE_PYTHON=1`` in the environment (read by
 ``judge/__init__.py``) imports them from source instead: the reference the compiled build is
 checked against (``tests/conftest.py`` sets it for the whole suite,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 # where the compiled modules live (setup.py: COMPILED_MODULES)
-_COMPILED_DIRS = ("adjudicator", "rules")
+_COMPILED_DIRS = ("adjudicator", "rules", "bots")
 
 
 def stale_build() -> str | None:

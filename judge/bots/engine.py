@@ -33,14 +33,15 @@ from judge.bots.baseline import (
 )
 from judge.bots.mapview import MapView, view_of_variant
 from judge.bots.personality import Personality, personality
-from judge.bots.search import improve
+from judge.bots.search import budget_for, improve
 from judge.bots.tactics import add_convoys, add_supports
 from judge.bots.valuation import Valuation, Weights, reach_counts, value_position
 
 BASE_WEIGHTS = Weights()
 PLAIN_TEMPERATURE = 0.08  # the baseline's randomness
 CANDIDATES = 6
-REPLIES = 3
+REPLIES = 3  # likely replies the search climbs against
+FRESH = 6  # and the fresh ones its finalists are tried against (``search.FINALISTS``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,8 @@ def bot_orders(
              if o.location in legal and o in legal[o.location]}  # type: ignore[union-attr]
     return improve(
         v, view, position, power, legal, candidates, replies, valuation, character.risk, rng,
-        options, b, fixed, avoid,
+        options, b, fixed, avoid, budget_for(len(legal)),
+        likely_replies(b, view, position, power, rng, counts, FRESH),
     )
 
 
@@ -197,6 +199,7 @@ def likely_replies(
     power: str,
     rng: random.Random,
     counts: dict[str, dict[str, int]],
+    count: int = REPLIES,
 ) -> list[dict[str, list[Order]]]:
     """A few order sets for every other power, drawn from the baseline with its own values."""
     mine = counts.get(power, {})
@@ -216,7 +219,10 @@ def likely_replies(
                 own_moves(legal),
             )
     replies: list[dict[str, list[Order]]] = []
-    for i in range(REPLIES):
+    # the first at temperature 0, the others at the baseline's own temperature: drawn as the
+    # baseline draws its orders (twice its temperature, tried before, made the replies less
+    # like the orders that came)
+    for i in range(count):
         reply: dict[str, list[Order]] = {}
         for other, (valuation, legal, moves) in valuations.items():
             chosen = movement_orders(
@@ -225,7 +231,7 @@ def likely_replies(
                 legal,
                 valuation,
                 rng,
-                0.0 if i == 0 else PLAIN_TEMPERATURE * 2,
+                0.0 if i == 0 else PLAIN_TEMPERATURE,
                 view,
                 moves=moves,
             )

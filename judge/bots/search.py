@@ -3,18 +3,23 @@
 A movement decision starts from the engine's own order sets (the best-valued one and a few drawn
 by weighted choice, with cooperation and convoys added) and improves the best of them one unit at
 a time: each own unit tries its hold, its moves, a support for another own unit's hold or move,
-and a move with another own unit's support (a two-unit change: a supported attack is the one
-thing one-unit changes never find, since the lone move only bounces). Each try is played through
-the judge's own adjudicator (``adjudicate``, about 100 µs a phase) against every likely reply of
-the other powers (their baseline orders drawn from *their* values), and the outcome is scored for
-the searching power (``score``): supply centres after the Fall's capture, own centres invaded or
-foreign centres occupied after the Spring and those the Fall can then take (a Spring move is
-worth what it enables), units lost and struck, and where the units stand by the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the
-worst reply with the mean); a unit whose order another power was promised keeps it.
+and a move with one or two other own units' support (a supported attack is the one thing
+one-unit changes never find, since the lone move only bounces). Each try is played through the
+judge's own adjudicator (``adjudicate``, tens of µs a phase compiled) against every likely reply
+of the other powers (their baseline orders drawn from *their* values), and the outcome is scored
+for the searching power (``score``): supply centres after the Fall's capture, own centres
+invaded or foreign centres occupied after the Spring and those the Fall can then take (a Spring
+move is worth what it enables), units lost and struck, and where the units stand by the
+valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the worst
+reply with the mean); a unit whose order another power was promised keeps it. The best few sets
+found are then tried against fresh replies, and the best of them there is played: three replies
+are few, and the set that suits them best is often one that suits only them.
 
 The budget is a count of trial adjudications, never the clock, so a decision is the same for
-the same seed on any machine. Everything is read from the variant's graph (the ``MapView`` and
-the legal order lists), nothing from one map.
+the same seed on any machine; it grows with the power's units (``budget_for``). Everything is
+read from the variant's graph (the ``MapView`` and the legal order lists), nothing from one map.
+This module is compiled with the adjudicator where an install can (setup.py): its scoring is
+most of a decision's time.
 """
 
 from __future__ import annotations
@@ -45,10 +50,22 @@ LOST = 1.2  # an own unit dislodged
 STRUCK = 0.3  # another power's unit dislodged
 # trial adjudications per movement decision, counted in units adjudicated (a trial of a
 # 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
-# one that a large map's bigger neighbourhoods spend in fewer, dearer trials
+# one that a large map's bigger neighbourhoods spend in fewer, dearer trials. A power with many
+# units gets more (``budget_for``): each of its units needs its tries, and a late game's
+# decisions (a front to break, a solo to reach) are the ones a starved search lost.
 BUDGET = 6000
+BUDGET_PER_UNIT = 3000
 LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
+# the best order sets found are tried again against fresh replies, and the best there is
+# played: the climb's own replies are few, and the set that suits them best is often the one
+# that only suits them (the search's winner's curse)
+FINALISTS = 8
+
+
+def budget_for(units: int) -> int:
+    """The budget of a power with ``units`` units to order."""
+    return max(BUDGET, BUDGET_PER_UNIT * units)
 
 
 def _province(location: str) -> str:
@@ -64,35 +81,51 @@ def score(
     valuation: Valuation,
     norm: float,
 ) -> float:
-    """The searching power's outcome of one trial adjudication (higher is better)."""
+    """The searching power's outcome of one trial adjudication (higher is better).
+
+    The search's inner loop: most of a decision's time is spent here, so each unit's reach and
+    the centres next to it are read from one table per map (``_facts``)."""
     units = after.units
     fall = before.phase.season_rank == 1
     centres = after.centers
     supply = view.supply_centers
+    facts = _facts(view)
     value = 0.0
-    held = sum(1 for owner in centres.values() if owner == power)
+    held = 0
+    for holder in centres.values():
+        if holder == power:
+            held += 1
     guarded: set[str] = set()
     reached: set[str] = set()
     # after the Spring: power -> centre -> its units that reach or stand on it
     near: dict[str, dict[str, int]] = {}
+    own_units = 0
+    place = 0.0
     for prov, unit in units.items():
+        fact = facts.get((unit.type, unit.location))
+        if fact is None:
+            fact = _fact(view, unit.type, unit.location)
+        kind, reach, close = fact
         owner = centres.get(prov) if prov in supply else None
+        mine = unit.power == power
         if not fall:
-            reach = view.reach(unit.type.value, unit.location)
-            counts = near.setdefault(unit.power, {})
-            for sc in _centres_near(view, unit.type.value, unit.location):
+            counts = near.get(unit.power)
+            if counts is None:
+                counts = near[unit.power] = {}
+            for sc in close:
                 if centres.get(sc) != power:
                     counts[sc] = counts.get(sc, 0) + 1
-        if unit.power == power:
-            value += valuation.of(unit.type.value, unit.location) / norm
-            if prov in supply and owner != power:
+        if mine:
+            own_units += 1
+            place += valuation.of(kind, unit.location)
+            if owner is not None and owner != power:
                 if fall:
                     held += 1  # taken as the year ends
                 else:
                     value += OCCUPIED
             if not fall:
                 guarded.add(prov)
-                guarded.update(reach)
+                guarded |= reach
         else:
             if owner == power:
                 if fall:
@@ -100,25 +133,42 @@ def score(
                 else:
                     value -= INVADED
             if not fall:
-                reached.update(reach)
+                reached |= reach
+    value += place / norm
     if not fall:
         # an own centre the Fall could take for nothing
-        value -= EXPOSED * sum(
-            1 for sc, owner in centres.items()
-            if owner == power and sc in reached and sc not in guarded
-        )
+        for sc, holder in centres.items():
+            if holder == power and sc in reached and sc not in guarded:
+                value -= EXPOSED
         # centres the Fall can take: more own units at hand than any other power's, at most
         # one a unit
-        mine = near.get(power, {})
-        takeable = sum(
-            1 for sc, n in mine.items()
-            if n > max((c.get(sc, 0) for p, c in near.items() if p != power), default=0)
-        )
-        own_units = sum(1 for unit in units.values() if unit.power == power)
+        mine_near = near.get(power, {})
+        others = [c for p, c in near.items() if p != power]
+        takeable = 0
+        for sc, n in mine_near.items():
+            if all(c.get(sc, 0) < n for c in others):
+                takeable += 1
         value += PROSPECT * min(takeable, own_units)
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
     return value + CENTRE * held
+
+
+_Fact = tuple[str, frozenset[str], tuple[str, ...]]
+
+
+@cache
+def _facts(view: MapView) -> dict[tuple[object, str], _Fact]:
+    """(unit type, location) -> (type letter, the provinces it reaches, the supply centres it
+    stands on or reaches), filled as trials meet units."""
+    return {}
+
+
+def _fact(view: MapView, unit_type: object, location: str) -> _Fact:
+    kind = unit_type.value  # type: ignore[attr-defined]
+    fact = (kind, view.reach(kind, location), _centres_near(view, kind, location))
+    _facts(view)[(unit_type, location)] = fact
+    return fact
 
 
 @cache
@@ -200,6 +250,7 @@ class _Trials:
         self.board = board
         self.left = budget
         self.memo: dict[frozenset[Order], float] = {}
+        self.sets: dict[frozenset[Order], dict[str, Order]] = {}
         self.norm = 1.0
 
     def affordable(self) -> bool:
@@ -226,7 +277,13 @@ class _Trials:
         mean = sum(scores) / len(scores)
         total = self.risk * mean + (1.0 - self.risk) * min(scores)
         self.memo[key] = total
+        self.sets[key] = dict(orders)
         return total
+
+    def leaders(self, count: int) -> list[tuple[float, dict[str, Order]]]:
+        """The ``count`` best order sets tried, best first."""
+        ranked = sorted(self.memo.items(), key=lambda item: -item[1])[:count]
+        return [(value, self.sets[key]) for key, value in ranked]
 
 
 def _backings(legal: Legal) -> dict[tuple[str, str], list[SupportMove]]:
@@ -271,12 +328,14 @@ def _alternatives(
             dest = _province(order.target)
             foe = position.units.get(dest)
             if dest in valuation.base or (foe is not None and foe.power != power):
-                found = 0
-                for backing in backings.get((loc, order.target), ()):
-                    if backing.location in fixed or found >= SUPPORTERS:
-                        continue
+                usable = [b for b in backings.get((loc, order.target), ())
+                          if b.location not in fixed]
+                for backing in usable[:SUPPORTERS]:
                     supported.append({loc: order, backing.location: backing})
-                    found += 1
+                if len(usable) >= 2:
+                    # a move with two supports: what a held and supported centre needs
+                    supported.append({loc: order, usable[0].location: usable[0],
+                                      usable[1].location: usable[1]})
         elif isinstance(order, SupportHold):
             mate = own.get(_province(order.supported))
             if mate is None or mate == loc or isinstance(chosen.get(mate), Move):
@@ -313,6 +372,7 @@ def improve(
     fixed: Collection[str] = (),
     avoid: Collection[str] = (),
     budget: int = BUDGET,
+    fresh: Sequence[Mapping[str, list[Order]]] = (),
 ) -> list[Order]:
     """The best order set found within ``budget`` trial adjudications.
 
@@ -361,4 +421,11 @@ def improve(
                 improved = True
             if not trials.affordable():
                 break
+    leaders = trials.leaders(FINALISTS) if fresh else []
+    if len(leaders) > 1:
+        # the finalists against fresh replies (outside the budget: a fixed count of trials)
+        check = _Trials(variant, view, position, power, fresh, valuation, risk,
+                        options or Options(), board, len(leaders) * trials.cost * len(fresh))
+        check.norm = trials.norm
+        best = max(leaders, key=lambda item: check.value(item[1]))[1]
     return [best[loc] for loc in sorted(best)]

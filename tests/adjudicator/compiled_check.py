@@ -5,7 +5,8 @@ case: every DATC case of the shared file and of our own, the first games of the 
 sample corpus phase by phase through ``judge adjudicate``'s handlers (answers as JSON), each of
 their movement positions listed (``all_possible_orders``), the house rules' cases and corpus
 phases with one power's orders made up by each house rule, and seeded random games on every
-installed variant (results, next positions, listings, a pickled round trip). Its first line
+installed variant (results, next positions, listings, a pickled round trip), and the computer
+powers' orders in a seeded game on two maps (their search is compiled too). Its first line
 names the build that ran. ``test_compiled.py`` runs it twice, once with ``JUDGE_PURE_PYTHON=1``
 (the reference), and compares the two texts line by line.
 """
@@ -25,6 +26,7 @@ from judge.adjudicator.jsonio import adjudicate_json, position_from_json, positi
 from judge.adjudicator.outcomes import Adjudication
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import all_possible_orders, random_orders
+from judge.bots.engine import bot_orders, describe
 from judge.pure_python import compiled_modules
 from judge.rules.house_jsonio import adjudicate_json_with_rules
 from tests.adjudicator.test_datc import OWN_FILE, SHARED_FILE
@@ -33,6 +35,7 @@ from tests.rules.house_cases import CASES
 
 GAMES = 40  # of the Droidippy sample: about 1,500 phases
 RANDOM_GAMES = 3  # per variant
+BOT_YEARS = 4  # of a game with one searching computer power
 
 
 def _line(kind: str, name: str, value: Any) -> str:
@@ -157,8 +160,25 @@ def random_lines(games: int = RANDOM_GAMES) -> list[str]:
     return out
 
 
+def bot_lines(years: int = BOT_YEARS) -> list[str]:
+    """The computer powers' decisions (search, values, the plain engine: compiled with the
+    adjudicator) in a seeded game of each kind of map: the orders must be the same."""
+    out = []
+    for name in ("standard", "youngstown"):
+        v = variant(name)
+        rng = random.Random(7)
+        position = v.initial_position()
+        while position.phase.year < v.first_phase.year + years:
+            orders = {p: bot_orders(position, p, rng, "opportunist", v, plain=p != v.powers[0])
+                      for p in v.active_powers(position.phase)}
+            out.append(_line("bot", f"{name} {position.phase}",
+                             {p: describe(o) for p, o in orders.items()}))
+            position = adjudicate(position, orders, variant=v).position
+    return out
+
+
 def main() -> int:
-    lines = [*datc_lines(), *corpus_lines(), *house_lines(), *random_lines()]
+    lines = [*datc_lines(), *corpus_lines(), *house_lines(), *random_lines(), *bot_lines()]
     print(_line("build", "compiled", compiled_modules()))
     print("\n".join(lines))
     return 0

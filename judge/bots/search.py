@@ -54,7 +54,7 @@ STRUCK = 0.3  # another power's unit dislodged
 # units gets more (``budget_for``): each of its units needs its tries, and a late game's
 # decisions (a front to break, a solo to reach) are the ones a starved search lost.
 BUDGET = 6000
-BUDGET_PER_UNIT = 3000
+BUDGET_PER_UNIT = 2500
 LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
 # the best order sets found are tried again against fresh replies, and the best there is

@@ -1,27 +1,34 @@
-"""Computer powers against our own greedy opponent and among themselves (issue 29, point 1).
+"""Computer powers against our own greedy opponents and among themselves (issue 29, point 1).
 
 The computer powers play as in a solo game: each has a character dealt as a solo game deals them
 (``personality.assign``, from the game's seed; ``--personality NAME`` fixes one instead) and
 talks through the game's ``Council`` (the yearly proposals and answers, promises kept or broken,
-the verdicts after each phase). The greedy opponent is ``baseline.py`` (``bot_orders(...,
-plain=True)``: DumbBot-style values and weighted choice, no search, no talk), a fixed rung of the
-ladder that changes only when that file does.
+the verdicts after each phase). Two greedy opponents are fixed rungs of the ladder, each changing
+only when its file does: ``greedy.py`` beside this file, the simple deterministic kind the issue
+measured against (about fifty lines: take the next centre, keep a threatened one, no supports),
+and ``baseline.py`` in the judge (``bot_orders(..., plain=True)``: DumbBot-style values spread
+over the map, weighted choice, supports; no search, no talk), the harder rung, which is also what
+the computer powers' search expects of the other powers.
 
 Rows (``--games`` games per power, every power in turn as the subject):
-  baseline  one computer power (the subject) against six greedy opponents, to the end of 1910
-  bots      one greedy opponent (the subject) against six computer powers, to the end of 1910
-  seven     seven computer powers to the end of 1930 (the subject is only the seat counted); each
-            Spring every power votes a draw or not (``draws.wants_draw``), and the game ends as the
-            judge ends it (``game_end.check_end``: a solo, or every survivor voting the draw)
+  simple       one computer power (the subject) against six simple greedy opponents, to 1910
+  simple-bots  one simple greedy opponent (the subject) against six computer powers, to 1910
+  baseline     one computer power against six DumbBot-style opponents, to the end of 1910
+  bots         one DumbBot-style opponent (the subject) against six computer powers, to 1910
+  seven        seven computer powers to the end of 1930 (the subject is only the seat counted);
+               each Spring every power votes a draw or not (``draws.wants_draw``), and the game
+               ends as the judge ends it (``game_end.check_end``: a solo, or every survivor
+               voting the draw)
   random, hold, pure  older rungs: six random / holding powers; the Pure map (see ``--help``)
 Each row prints the subject's wins (18 centres), most centres at the end (shared counts),
 survived, eliminated, mean centres and their spread (min, quartiles, max over the games), the
-other powers' mean; the baseline row again per character; the seven row how its games ended and
-when. Then illegal orders (every order checked with ``legality.normalize``; must be 0) and the
-milliseconds of one power's decision (CPU time of this process; movement / retreat / adjustment;
-a computer power's movement decision is its Council's ``orders_of``, the talk timed apart).
+other powers' mean; the simple and baseline rows again per character; the seven row how its
+games ended and when. Then illegal orders (every order checked with ``legality.normalize``; must
+be 0) and the milliseconds of one power's decision (CPU time of this process; movement / retreat
+/ adjustment; a computer power's movement decision is its Council's ``orders_of``, the talk
+timed apart).
 
-    python benchmarks/bots.py [--games 50] [--seed 1] [--scenarios baseline,bots,seven]
+    python benchmarks/bots.py [--games 50] [--seed 1] [--scenarios simple,baseline,bots,seven]
         [--personality NAME] [--jobs 1]
 """
 

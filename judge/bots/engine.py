@@ -35,7 +35,7 @@ from judge.bots.mapview import MapView, view_of_variant
 from judge.bots.personality import Personality, personality
 from judge.bots.search import budget_for, improve
 from judge.bots.tactics import add_convoys, add_supports
-from judge.bots.valuation import Valuation, Weights, reach_counts, value_position
+from judge.bots.valuation import Valuation, Weights, power_size, reach_counts, value_position
 
 BASE_WEIGHTS = Weights()
 PLAIN_TEMPERATURE = 0.08  # the baseline's randomness
@@ -58,9 +58,19 @@ class Commitments:
 NO_COMMITMENTS = Commitments()
 
 
-def _weights(person: Personality) -> Weights:
+def _weights(person: Personality, view: MapView) -> Weights:
+    """A computer power's own weights: its character's appetites, and every centre worth the
+    same whoever holds it, what the centre of a power of average size is worth on the map.
+    DumbBot's size term (n^2 + 4n + 16 for an owner of n centres) makes a big power's centres
+    the juicier target, a greedy player's reflex; a power that searches does better taking the
+    centres it can reach, whoever holds them. The other powers' likely replies keep the
+    baseline's weights: that is how they play."""
+    average = len(view.supply_centers) / max(len(view.powers), 1)
     return replace(
         BASE_WEIGHTS,
+        size_square=0.0,
+        size_linear=0.0,
+        size_constant=power_size(BASE_WEIGHTS, round(average)),
         spring_attack=BASE_WEIGHTS.spring_attack * person.attack,
         fall_attack=BASE_WEIGHTS.fall_attack * person.attack,
         spring_defence=BASE_WEIGHTS.spring_defence * person.defence,
@@ -143,7 +153,7 @@ def bot_orders(
     if not legal:
         return []
     character = person if isinstance(person, Personality) else personality(person)
-    weights = BASE_WEIGHTS if plain else _weights(character)
+    weights = BASE_WEIGHTS if plain else _weights(character, view)
     temperature = PLAIN_TEMPERATURE if plain else character.temperature
     stance = None if plain else commitments.stance
     counts = reach_counts(view, position)

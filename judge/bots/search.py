@@ -55,6 +55,7 @@ STRUCK = 0.3  # another power's unit dislodged
 # decisions (a front to break, a solo to reach) are the ones a starved search lost.
 BUDGET = 6000
 BUDGET_PER_UNIT = 2500
+BUDGET_MOST = 36000  # past about 14 units the game is mostly won; the decision stays under 50 ms
 LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
 # the best order sets found are tried again against fresh replies, and the best there is
@@ -65,7 +66,7 @@ FINALISTS = 8
 
 def budget_for(units: int) -> int:
     """The budget of a power with ``units`` units to order."""
-    return max(BUDGET, BUDGET_PER_UNIT * units)
+    return min(max(BUDGET, BUDGET_PER_UNIT * units), BUDGET_MOST)
 
 
 def _province(location: str) -> str:

@@ -119,7 +119,7 @@ def score(
         if mine:
             own_units += 1
             place += valuation.of(kind, unit.location)
-            if owner is not None and owner != power:
+            if prov in supply and owner != power:  # another power's centre, or a free one
                 if fall:
                     held += 1  # taken as the year ends
                 else:

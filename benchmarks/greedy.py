@@ -75,8 +75,8 @@ def greedy_orders(position: Position, power: str, variant: Variant) -> list[Orde
 
         best = max(options, key=value, default=None)
         # an own centre under threat is kept, a centre to take is stood on until it is taken
-        stay = (position.centers.get(here) == power and foes) or (
-            dist.get(here) == 0 and not position.phase.is_retreat)
+        stay = not position.phase.is_retreat and (
+            (position.centers.get(here) == power and foes) or dist.get(here) == 0)
         if best is not None and not stay and (
             position.phase.is_retreat or dist.get(best.target.split("/")[0], far) < dist.get(
                 here, far) or dist.get(best.target.split("/")[0], far) == 0):

@@ -192,26 +192,29 @@ def bot_orders(
         if key not in seen:
             seen.add(key)
             candidates.append(orders)
-    replies = likely_replies(b, view, position, power, rng, counts)
+    models = reply_models(b, view, position, power, counts)
+    replies = likely_replies(models, view, position, rng)
     fixed = {o.location for o in commitments.moves + commitments.supports  # type: ignore[union-attr]
              if o.location in legal and o in legal[o.location]}  # type: ignore[union-attr]
     return improve(
         v, view, position, power, legal, candidates, replies, valuation, character.risk, rng,
         options, b, fixed, avoid, budget_for(len(legal)),
-        likely_replies(b, view, position, power, rng, counts, FRESH),
+        likely_replies(models, view, position, rng, FRESH),
     )
 
 
-def likely_replies(
+ReplyModels = dict[str, tuple[Valuation, Legal, Legal]]  # power -> values, legal orders, moves
+
+
+def reply_models(
     board: Board,
     view: MapView,
     position: Position,
     power: str,
-    rng: random.Random,
     counts: dict[str, dict[str, int]],
-    count: int = REPLIES,
-) -> list[dict[str, list[Order]]]:
-    """A few order sets for every other power, drawn from the baseline with its own values."""
+) -> ReplyModels:
+    """The other powers whose units could meet ours, with the baseline's values and legal
+    orders: made once a decision, and drawn from as often as the search needs replies."""
     mine = counts.get(power, {})
     # only the powers whose units could meet ours matter to the outcome
     near = [
@@ -219,22 +222,34 @@ def likely_replies(
         for other, reach in sorted(counts.items())
         if other != power and any(p in mine for p in reach)
     ]
-    valuations: dict[str, tuple[Valuation, dict[str, list[Order]], Legal]] = {}
+    models: ReplyModels = {}
     for other in near:
         legal = possible_orders(position, other, board)
         if legal:
-            valuations[other] = (
+            models[other] = (
                 value_position(view, position, other, BASE_WEIGHTS, None, counts),
                 legal,
                 own_moves(legal),
             )
+    return models
+
+
+def likely_replies(
+    models: ReplyModels,
+    view: MapView,
+    position: Position,
+    rng: random.Random,
+    count: int = REPLIES,
+) -> list[dict[str, list[Order]]]:
+    """A few order sets for every other power near, drawn from the baseline with its own
+    values."""
     replies: list[dict[str, list[Order]]] = []
     # the first at temperature 0, the others at the baseline's own temperature: drawn as the
     # baseline draws its orders (twice its temperature, tried before, made the replies less
     # like the orders that came)
     for i in range(count):
         reply: dict[str, list[Order]] = {}
-        for other, (valuation, legal, moves) in valuations.items():
+        for other, (valuation, legal, moves) in models.items():
             chosen = movement_orders(
                 position,
                 other,

@@ -7,10 +7,10 @@ and a move with one or two other own units' support (a supported attack is the o
 one-unit changes never find, since the lone move only bounces). Each try is played through the
 judge's own adjudicator (``adjudicate``, tens of µs a phase compiled) against every likely reply
 of the other powers (their baseline orders drawn from *their* values), and the outcome is scored
-for the searching power (``score``): supply centres after the Fall's capture, own centres
-invaded or foreign centres occupied after the Spring and those the Fall can then take (a Spring
-move is worth what it enables), units lost and struck, and where the units stand by the
-valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the worst
+for the searching power (``score``): supply centres after the Fall's capture and the builds
+they owe that no free home centre can take, own centres invaded, threatened or left open and
+foreign centres occupied after the Spring and those the Fall can then take (a Spring move is
+worth what it enables), units lost and struck, and where the units stand by the valuation. A change is kept when it raises the score (a personality's ``risk`` mixes the worst
 reply with the mean); a unit whose order another power was promised keeps it. The best few sets
 found are then tried against fresh replies, and the best of them there is played: three replies
 are few, and the set that suits them best is often one that suits only them.
@@ -30,6 +30,7 @@ from dataclasses import replace
 from functools import cache
 
 from judge.adjudicator.adjudication import adjudicate
+from judge.adjudicator.adjustments import BuildRule, build_sites
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from judge.adjudicator.outcomes import Options
@@ -46,8 +47,16 @@ EXPOSED = 0.6  # after the Spring: an own centre another power can reach and no 
 # after the Spring: a centre not yet ours that more own units reach (or stand on) than any one
 # other power's, so the Fall can take it: the Spring move is worth what it enables in the Fall
 PROSPECT = 2.0
-LOST = 1.2  # an own unit dislodged
+LOST = 2.0  # an own unit dislodged
 STRUCK = 0.3  # another power's unit dislodged
+# after the Fall: a build owed that no free home centre can take (every home held by an own
+# unit, or lost). A power that ended each Fall on its homes built nothing for years (seen: 6
+# centres and 5 units from 1903 to 1906); a blocked build is worth less than a centre, or the
+# search would rather not take the centre
+BLOCKED = 1.5
+# after the Spring: an own centre that more units of one other power reach (or stand on) than
+# own units do, so the Fall may take it (EXPOSED counts only the centres no own unit reaches)
+THREATENED = 1.2
 # trial adjudications per movement decision, counted in units adjudicated (a trial of a
 # 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
 # one that a large map's bigger neighbourhoods spend in fewer, dearer trials. A power with many
@@ -98,10 +107,12 @@ def score(
             held += 1
     guarded: set[str] = set()
     reached: set[str] = set()
-    # after the Spring: power -> centre -> its units that reach or stand on it
+    # after the Spring: power -> centre -> its units that reach or stand on it (the searching
+    # power's own centres apart, counted in ``defended``)
     near: dict[str, dict[str, int]] = {}
     own_units = 0
     place = 0.0
+    defended: dict[str, int] = {}
     for prov, unit in units.items():
         fact = facts.get((unit.type, unit.location))
         if fact is None:
@@ -114,8 +125,10 @@ def score(
             if counts is None:
                 counts = near[unit.power] = {}
             for sc in close:
-                if centres.get(sc) != power:
+                if not mine or centres.get(sc) != power:
                     counts[sc] = counts.get(sc, 0) + 1
+                else:
+                    defended[sc] = defended.get(sc, 0) + 1
         if mine:
             own_units += 1
             place += valuation.of(kind, unit.location)
@@ -141,6 +154,17 @@ def score(
         for sc, holder in centres.items():
             if holder == power and sc in reached and sc not in guarded:
                 value -= EXPOSED
+        # an own centre more of one other power's units reach than own units do
+        for sc, holder in centres.items():
+            if holder == power:
+                most = 0
+                for other, reaching in near.items():
+                    if other != power:
+                        n = reaching.get(sc, 0)
+                        if n > most:
+                            most = n
+                if most > defended.get(sc, 0):
+                    value -= THREATENED
         # centres the Fall can take: more own units at hand than any other power's, at most
         # one a unit
         mine_near = near.get(power, {})
@@ -152,6 +176,18 @@ def score(
         value += PROSPECT * min(takeable, own_units)
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
+    if fall and held > own_units:
+        sites = (
+            after.homes.get(power, ())
+            if variant.builds is BuildRule.HOME
+            else build_sites(variant.builds, power, centres, after.homes)
+        )
+        free = 0
+        for site in sites:
+            if centres.get(site) == power and site not in units:
+                free += 1
+        if held - own_units > free:
+            value -= BLOCKED * (held - own_units - free)
     return value + CENTRE * held
 
 
@@ -308,6 +344,7 @@ def _alternatives(
     fixed: Collection[str],
     backings: Mapping[tuple[str, str], list[SupportMove]],
     avoid: Collection[str],
+    view: MapView,
 ) -> list[dict[str, Order]]:
     """Changes to try for the unit at ``loc``: location -> new order (one or two units)."""
     unit = position.units.get(_province(loc))
@@ -321,12 +358,17 @@ def _alternatives(
         if isinstance(order, Hold):
             singles.append((valuation.of(kind, loc), order))
         elif isinstance(order, Move):
-            if order.via_convoy or _province(order.target) in avoid:
-                # a convoy needs its fleets (the engine's candidates carry those); a place
-                # promised to another power is not entered
+            dest = _province(order.target)
+            if (
+                order.via_convoy
+                or dest in avoid
+                or (kind == "A" and dest not in view.army_moves.get(loc, ()))
+            ):
+                # a convoy needs its fleets (the engine's candidates carry those; alone, an
+                # army's move over the sea only bounces or waits on another power's fleets); a
+                # place promised to another power is not entered
                 continue
             singles.append((valuation.of(kind, order.target), order))
-            dest = _province(order.target)
             foe = position.units.get(dest)
             if dest in valuation.base or (foe is not None and foe.power != power):
                 usable = [b for b in backings.get((loc, order.target), ())
@@ -409,7 +451,7 @@ def improve(
         for loc in locations:
             top: tuple[float, dict[str, Order]] | None = None
             for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
-                                       backings, avoid):
+                                       backings, avoid, view):
                 if not trials.affordable():
                     break
                 trial = dict(best)

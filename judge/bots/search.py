@@ -30,7 +30,7 @@ from dataclasses import replace
 from functools import cache
 
 from judge.adjudicator.adjudication import adjudicate
-from judge.adjudicator.adjustments import BuildRule, build_sites
+from judge.adjudicator.adjustments import build_sites, builds_possible
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from judge.adjudicator.outcomes import Options
@@ -177,15 +177,8 @@ def score(
     for dislodged in after.dislodged.values():
         value += -LOST if dislodged.unit.power == power else STRUCK
     if fall and held > own_units:
-        sites = (
-            after.homes.get(power, ())
-            if variant.builds is BuildRule.HOME
-            else build_sites(variant.builds, power, centres, after.homes)
-        )
-        free = 0
-        for site in sites:
-            if centres.get(site) == power and site not in units:
-                free += 1
+        sites = build_sites(variant.builds, power, centres, after.homes)
+        free = builds_possible(power, units, centres, sites)
         if held - own_units > free:
             value -= BLOCKED * (held - own_units - free)
     return value + CENTRE * held

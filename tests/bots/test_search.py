@@ -11,13 +11,22 @@ import pytest
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
 from judge.adjudicator.legality import Refusal, normalize
-from judge.adjudicator.orders import Hold, Move, Order, SupportMove
+from judge.adjudicator.orders import Hold, Move, Order, SupportHold, SupportMove, UnitType
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
 from judge.bots.engine import BASE_WEIGHTS, bot_orders, phase_rules
 from judge.bots.mapview import view_of_variant
-from judge.bots.search import PROSPECT, improve, neighbourhood, score
+from judge.bots.search import (
+    PROSPECT,
+    _alternatives,
+    _backings,
+    _neighbours,
+    _stirred,
+    improve,
+    neighbourhood,
+    score,
+)
 from judge.bots.valuation import value_position
 
 STANDARD = variant("standard")
@@ -151,3 +160,43 @@ def test_the_search_beats_the_greedy_baseline_in_its_seat() -> None:
     greedy = [_game(power, seed, plain_subject=True) for power, seed in seats]
     assert sum(searched) >= sum(greedy) + len(seats), (searched, greedy)
     assert sum(s >= g for s, g in zip(searched, greedy, strict=True)) >= len(seats) - 1
+
+
+def test_a_support_nobody_opposes_is_not_tried() -> None:
+    """A support changes an outcome only where another power stands or may move (or another
+    own unit is bound): the climb does not spend trials on the others, and tries the one into
+    a province a reply enters."""
+    view = view_of_variant(STANDARD)
+    centres = {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "KIE", "BER"]}
+    position = STANDARD.position("S1901M", {"FRANCE": ["A PAR", "A BUR", "A PIC"],
+                                            "GERMANY": ["A MUN"]}, centres)
+    legal = possible_orders(position, "FRANCE", STANDARD.board)
+    valuation = value_position(view, position, "FRANCE", BASE_WEIGHTS)
+    chosen: dict[str, Order] = {"PAR": Hold(UnitType.ARMY, "PAR"),
+                                "BUR": Hold(UnitType.ARMY, "BUR"),
+                                "PIC": Move(UnitType.ARMY, "PIC", "BEL")}
+
+    def supports(contested: set[str]) -> set[str]:
+        tried = _alternatives("BUR", chosen, legal, valuation, position, "FRANCE", (),
+                              _backings(legal), (), view, contested)
+        return {str(o) for change in tried for o in change.values()
+                if isinstance(o, SupportHold | SupportMove) and o.location == "BUR"}
+
+    # Germany stays in Munich: Paris and Belgium are no one else's business
+    assert supports({"MUN"}) == set()
+    # a German move to Belgium in one reply: the support of Picardy's move counts
+    assert supports({"MUN", "BEL"}) == {"A BUR S A PIC - BEL"}
+    # a German move to Paris: the support of Paris's hold counts
+    assert supports({"MUN", "PAR"}) == {"A BUR S A PAR"}
+
+
+def test_a_change_stirs_only_the_units_that_reach_its_battles() -> None:
+    """After the first pass a unit is tried again only near a change kept since: Picardy's
+    move to Belgium stirs the places within two steps of Picardy and Belgium, not Moscow."""
+    view = view_of_variant(STANDARD)
+    before: dict[str, Order] = {"PIC": Hold(UnitType.ARMY, "PIC")}
+    after: dict[str, Order] = {"PIC": Move(UnitType.ARMY, "PIC", "BEL")}
+    stirred = _stirred(_neighbours(view), before, after)
+    assert {"PIC", "BEL", "HOL", "BUR", "PAR", "RUH", "NTH", "KIE", "LON"} <= stirred
+    assert not {"MOS", "WAR", "VIE", "ROM"} & stirred
+    assert _stirred(_neighbours(view), before, before) == set()

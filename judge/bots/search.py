@@ -167,23 +167,15 @@ def score(
                 value -= EXPOSED
         # an own centre more of one other power's units reach than own units do
         for sc in own_centres:
-            guards = defended.get(sc, 0)
-            for other, reaching in near.items():
-                if other != power and reaching.get(sc, 0) > guards:
-                    value -= THREATENED
-                    break
+            if _rival(near, power, sc) > defended.get(sc, 0):
+                value -= THREATENED
         # centres the Fall can take: more own units at hand than any other power's, at most
         # one a unit
         mine_near = near.get(power)
         takeable = 0
         if mine_near is not None:
             for sc, n in mine_near.items():
-                ahead = True
-                for other, reaching in near.items():
-                    if other != power and reaching.get(sc, 0) >= n:
-                        ahead = False
-                        break
-                if ahead:
+                if _rival(near, power, sc) < n:
                     takeable += 1
         value += PROSPECT * min(takeable, own_units)
     for dislodged in after.dislodged.values():
@@ -194,6 +186,17 @@ def score(
         if held - own_units > free:
             value -= BLOCKED * (held - own_units - free)
     return value + CENTRE * held
+
+
+def _rival(near: dict[str, dict[str, int]], power: str, sc: str) -> int:
+    """The most units one other power has that reach or stand on ``sc``."""
+    most = 0
+    for other, reaching in near.items():
+        if other != power:
+            n = reaching.get(sc, 0)
+            if n > most:
+                most = n
+    return most
 
 
 # per unit type: (type letter, the supply centres a unit stands on or reaches, the supply
@@ -209,24 +212,15 @@ def _facts(view: MapView) -> dict[str, _Fact]:
 
 
 def _fact(view: MapView, location: str) -> _Fact:
+    here = _province(location)
     sides = []
     for kind in ("A", "F"):
-        close = _centres_near(view, kind, location)
-        sides.append((kind, close, tuple(sc for sc in view.reach(kind, location)
-                                         if sc in view.supply_centers)))
+        beyond = tuple(sc for sc in view.reach(kind, location) if sc in view.supply_centers)
+        close = (here, *beyond) if here in view.supply_centers else beyond
+        sides.append((kind, close, beyond))
     fact = (sides[0], sides[1])
     _facts(view)[location] = fact
     return fact
-
-
-@cache
-def _centres_near(view: MapView, kind: str, location: str) -> tuple[str, ...]:
-    """The supply centres a unit stands on or can move to (asked at every Spring trial)."""
-    here = _province(location)
-    return tuple(
-        sc for sc in (here, *view.reach(kind, location))
-        if sc in view.supply_centers
-    )
 
 
 @cache

@@ -60,7 +60,8 @@ STRUCK = 0.3  # another power's unit dislodged
 # search would rather not take the centre
 BLOCKED = 1.5
 # after the Spring: an own centre that more units of one other power reach (or stand on) than
-# own units do, so the Fall may take it (EXPOSED counts only the centres no own unit reaches)
+# own units can defend, each own unit defending one centre only (``_outnumbered``), so the Fall
+# may take it (EXPOSED counts only the centres no own unit reaches)
 THREATENED = 1.2
 # trial adjudications per movement decision, counted in units adjudicated (a trial of a
 # 20-unit neighbourhood costs 20): a count, not the clock, so decisions are reproducible, and
@@ -126,6 +127,8 @@ def score(
     defended: dict[str, int] = {}
     own_units = 0
     place = 0.0
+    # after the Spring: per own unit, the supply centres it stands on or reaches
+    own_reach: list[tuple[str, ...]] = []
     for prov, unit in units.items():
         fact = facts.get(unit.location)
         if fact is None:
@@ -151,6 +154,8 @@ def score(
         counts = near.get(unit.power)
         if counts is None:
             counts = near[unit.power] = {}
+        if mine:
+            own_reach.append(close)
         for sc in close:
             if mine and centres.get(sc) == power:
                 defended[sc] = defended.get(sc, 0) + 1
@@ -165,10 +170,8 @@ def score(
         for sc in own_centres:
             if sc in reached and sc not in defended:
                 value -= EXPOSED
-        # an own centre more of one other power's units reach than own units do
-        for sc in own_centres:
-            if _rival(near, power, sc) > defended.get(sc, 0):
-                value -= THREATENED
+        # an own centre more of one other power's units reach than own units can defend
+        value -= THREATENED * _outnumbered(near, power, own_centres, own_reach)
         # centres the Fall can take: more own units at hand than any other power's, at most
         # one a unit
         mine_near = near.get(power)
@@ -186,6 +189,43 @@ def score(
         if held - own_units > free:
             value -= BLOCKED * (held - own_units - free)
     return value + CENTRE * held
+
+
+def _outnumbered(
+    near: dict[str, dict[str, int]],
+    power: str,
+    own_centres: list[str],
+    own_reach: list[tuple[str, ...]],
+) -> int:
+    """The own centres that more of one other power's units reach than own units can defend,
+    each own unit defending one centre only.
+
+    Counting every own unit at every centre it reaches, Austrian armies in Trieste and Serbia
+    kept Vienna, Budapest and Trieste all safe from an Italian army in Venice and a Russian one
+    in Galicia: the search emptied Vienna and Budapest in the Spring of 1901 and lost one of
+    the three in the Fall. Here the centres needing fewest defenders are served first (most
+    centres kept), each
+    by the free units that can defend fewest other centres; a centre that cannot be served
+    takes no unit (greedy, not an optimal assignment: tens of µs per trial allow no more)."""
+    need: dict[str, int] = {}
+    for sc in own_centres:
+        r = _rival(near, power, sc)
+        if r > 0:
+            need[sc] = r
+    if not need:
+        return 0
+    options = [[sc for sc in close if sc in need] for close in own_reach]
+    used = [False] * len(options)
+    outnumbered = 0
+    for sc in sorted(need, key=lambda c: (need[c], c)):
+        free = [i for i in range(len(options)) if not used[i] and sc in options[i]]
+        if len(free) < need[sc]:
+            outnumbered += 1
+            continue
+        free.sort(key=lambda i: len(options[i]))
+        for i in free[: need[sc]]:
+            used[i] = True
+    return outnumbered
 
 
 def _rival(near: dict[str, dict[str, int]], power: str, sc: str) -> int:

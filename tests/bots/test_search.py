@@ -19,6 +19,7 @@ from judge.bots.engine import BASE_WEIGHTS, bot_orders, phase_rules
 from judge.bots.mapview import view_of_variant
 from judge.bots.search import (
     PROSPECT,
+    THREATENED,
     _alternatives,
     _backings,
     _neighbours,
@@ -126,6 +127,32 @@ def test_a_spring_move_is_worth_the_centre_it_lets_the_fall_take() -> None:
     # two French armies at Belgium against one German: Belgium counts again, once
     assert backed - spring({"FRANCE": ["A PAR", "A BRE"], "GERMANY": ["A RUH"]}) == (
         pytest.approx(PROSPECT))
+
+
+def test_one_unit_defends_one_centre_after_the_spring() -> None:
+    """Italy's army in Venice reaches Trieste, Russia's in Galicia Vienna and Budapest: Austrian
+    armies in Trieste and Budapest can keep two of the three, not all three (each was counted
+    at every centre it reaches, and the search emptied Vienna and Budapest in 1901 and lost a
+    centre); a third army in Vienna keeps all three, and is worth one threatened centre less
+    (the rest alike: Serbia the one prospect, where the units stand weighing nothing)."""
+    view = view_of_variant(STANDARD)
+    centres = {"AUSTRIA": ["VIE", "BUD", "TRI"], "ITALY": ["VEN", "ROM", "NAP"],
+               "RUSSIA": ["MOS", "WAR", "SEV", "STP"]}
+    foes = {"ITALY": ["A VEN"], "RUSSIA": ["A GAL"]}
+    before = STANDARD.position("S1901M", {"AUSTRIA": ["A VIE", "A BUD", "F TRI"], **foes},
+                               centres)
+    valuation = value_position(view, before, "AUSTRIA", BASE_WEIGHTS)
+
+    def spring(austria: list[str]) -> float:
+        after = STANDARD.position("S1901M", {"AUSTRIA": austria, **foes}, centres)
+        return score(STANDARD, view, before, after, "AUSTRIA", valuation, 1e15)
+
+    two = spring(["A TRI", "A BUD"])
+    three = spring(["A TRI", "A BUD", "A VIE"])
+    assert three - two == pytest.approx(THREATENED)
+    # with nobody at Galicia, two armies are enough: no centre outnumbered either way
+    del foes["RUSSIA"]
+    assert spring(["A TRI", "A BUD", "A VIE"]) == pytest.approx(spring(["A TRI", "A BUD"]))
 
 
 def test_the_trials_board_is_the_power_s_neighbourhood() -> None:

@@ -204,9 +204,9 @@ def _outnumbered(
     kept Vienna, Budapest and Trieste all safe from an Italian army in Venice and a Russian one
     in Galicia: the search emptied Vienna and Budapest in the Spring of 1901 and lost one of
     the three in the Fall. Here the centres needing fewest defenders are served first (most
-    centres kept), each
-    by the free units that can defend fewest other centres; a centre that cannot be served
-    takes no unit (greedy, not an optimal assignment: tens of µs per trial allow no more)."""
+    centres kept), each by the free units that can defend fewest other centres; a centre that
+    cannot be served takes no unit (greedy, not an optimal assignment: a trial's score has
+    tens of µs)."""
     need: dict[str, int] = {}
     for sc in own_centres:
         r = _rival(near, power, sc)

@@ -121,10 +121,10 @@ def score(
     held = len(own_centres)
     # after the Spring: the supply centres other powers' units reach (not stand on), and per
     # power, centre -> its units that reach or stand on it (the searching power's units on
-    # its own centres apart, counted in ``defended``)
+    # its own centres apart: ``defended``, the own centres some own unit reaches or stands on)
     reached: set[str] = set()
     near: dict[str, dict[str, int]] = {}
-    defended: dict[str, int] = {}
+    defended: set[str] = set()
     own_units = 0
     place = 0.0
     # after the Spring: per own unit, the supply centres it stands on or reaches
@@ -158,7 +158,7 @@ def score(
             own_reach.append(close)
         for sc in close:
             if mine and centres.get(sc) == power:
-                defended[sc] = defended.get(sc, 0) + 1
+                defended.add(sc)
             else:
                 counts[sc] = counts.get(sc, 0) + 1
         if not mine:

@@ -3,8 +3,9 @@
 A movement decision starts from the engine's own order sets (the best-valued one and a few drawn
 by weighted choice, with cooperation and convoys added) and improves the best of them one unit at
 a time: each own unit tries its hold, its moves, a support for another own unit's hold or move,
-and a move with one or two other own units' support (a supported attack is the one thing
-one-unit changes never find, since the lone move only bounces). Each try is played through the
+a move with one or two other own units' support (a supported attack is the one thing
+one-unit changes never find, since the lone move only bounces), and an army's move over the
+sea with the own fleets that carry it (a convoy is the other). Each try is played through the
 judge's own adjudicator (``adjudicate``, tens of µs a phase compiled) against every likely reply
 of the other powers (their baseline orders drawn from *their* values), and the outcome is scored
 for the searching power (``score``): supply centres after the Fall's capture and the builds
@@ -36,6 +37,7 @@ from typing import Final
 
 from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.adjustments import build_sites, builds_possible
+from judge.adjudicator.convoy_routes import route_exists
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitType
 from judge.adjudicator.outcomes import Options
@@ -76,6 +78,7 @@ BUDGET_PER_UNIT = 2500
 BUDGET_MOST = 12000
 LOCAL = 3  # provinces this many steps from an own unit or centre are the trials' board
 SUPPORTERS = 2  # supported-move tries per move (the first supporters by location)
+CARRIERS = 3  # the most own fleets a convoy the climb tries takes
 # the best order sets found are tried again against fresh replies, and the best there is
 # played: the climb's own replies are few, and the set that suits them best is often the one
 # that only suits them (the search's winner's curse)
@@ -379,6 +382,45 @@ def _backings(legal: Legal) -> dict[tuple[str, str], list[SupportMove]]:
     return out
 
 
+def _carriers(legal: Legal) -> dict[tuple[str, str], list[Convoy]]:
+    """(army, target) -> the own fleets' convoys for that move, by fleet location (made once a
+    decision, as ``_backings``)."""
+    out: dict[tuple[str, str], list[Convoy]] = {}
+    for loc in sorted(legal):
+        for order in legal[loc]:
+            if isinstance(order, Convoy):
+                out.setdefault((order.army, order.target), []).append(order)
+    return out
+
+
+def _carried(
+    loc: str,
+    move: Move,
+    carriers: Mapping[tuple[str, str], list[Convoy]],
+    fixed: Collection[str],
+    board: Board,
+) -> dict[str, Order] | None:
+    """The army's move over the sea with the own fleets that carry it: the one fleet that makes
+    a route alone, the first by location, or else every fleet that offers (at most
+    ``CARRIERS``: beyond that the route is a long one, left to the engine's candidates); None
+    when own fleets make no route. The climb's one-unit changes never found a convoy: the
+    army's move alone only bounces, and a fleet's convoy alone carries nobody."""
+    fleets = [c for c in carriers.get((loc, move.target), ()) if c.location not in fixed]
+    if not fleets:
+        return None
+    for c in fleets:
+        if route_exists(board, loc, move.target, [c.location]):
+            return {loc: move, c.location: c}
+    if len(fleets) > CARRIERS or not route_exists(
+        board, loc, move.target, [c.location for c in fleets]
+    ):
+        return None
+    out: dict[str, Order] = {loc: move}
+    for c in fleets:
+        out[c.location] = c
+    return out
+
+
 def _bound_for(chosen: Mapping[str, Order], dest: str, besides: str) -> bool:
     """Whether an own unit other than the one at ``besides`` moves into ``dest``."""
     for other, order in chosen.items():
@@ -399,6 +441,8 @@ def _alternatives(
     avoid: Collection[str],
     view: MapView,
     contested: Collection[str],
+    carriers: Mapping[tuple[str, str], list[Convoy]],
+    board: Board,
 ) -> list[dict[str, Order]]:
     """Changes to try for the unit at ``loc``: location -> new order (one or two units).
 
@@ -421,14 +465,14 @@ def _alternatives(
             singles.append((valuation.of(kind, loc), order))
         elif isinstance(order, Move):
             dest = _province(order.target)
-            if (
-                order.via_convoy
-                or dest in avoid
-                or (kind == "A" and dest not in view.army_moves.get(loc, ()))
-            ):
-                # a convoy needs its fleets (the engine's candidates carry those; alone, an
-                # army's move over the sea only bounces or waits on another power's fleets); a
-                # place promised to another power is not entered
+            if dest in avoid:
+                continue  # a place promised to another power is not entered
+            if kind == "A" and (order.via_convoy or dest not in view.army_moves.get(loc, ())):
+                # over the sea: tried with the own fleets that carry it (alone, the move only
+                # bounces or waits on another power's fleets)
+                carried = _carried(loc, order, carriers, fixed, board)
+                if carried is not None:
+                    supported.append(carried)
                 continue
             singles.append((valuation.of(kind, order.target), order))
             foe = position.units.get(dest)
@@ -544,6 +588,8 @@ def improve(
     assert best is not None
     improved = True
     backings = _backings(legal)
+    carriers = _carriers(legal)
+    routes = board or variant.rules_at(position.phase, trials.options.joins).board
     contested = {prov for prov, unit in trials.position.units.items() if unit.power != power}
     for reply in trials.replies:
         for given in reply.values():
@@ -564,7 +610,7 @@ def improve(
                 continue
             top: tuple[float, dict[str, Order]] | None = None
             for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
-                                       backings, avoid, view, contested):
+                                       backings, avoid, view, contested, carriers, routes):
                 if not trials.affordable():
                     break
                 trial = dict(best)

@@ -22,6 +22,8 @@ from judge.bots.search import (
     THREATENED,
     _alternatives,
     _backings,
+    _carried,
+    _carriers,
     _neighbours,
     _stirred,
     improve,
@@ -205,7 +207,8 @@ def test_a_support_nobody_opposes_is_not_tried() -> None:
 
     def supports(contested: set[str]) -> set[str]:
         tried = _alternatives("BUR", chosen, legal, valuation, position, "FRANCE", (),
-                              _backings(legal), (), view, contested)
+                              _backings(legal), (), view, contested, _carriers(legal),
+                              STANDARD.board)
         return {str(o) for change in tried for o in change.values()
                 if isinstance(o, SupportHold | SupportMove) and o.location == "BUR"}
 
@@ -215,6 +218,47 @@ def test_a_support_nobody_opposes_is_not_tried() -> None:
     assert supports({"MUN", "BEL"}) == {"A BUR S A PIC - BEL"}
     # a German move to Paris: the support of Paris's hold counts
     assert supports({"MUN", "PAR"}) == {"A BUR S A PAR"}
+
+
+def test_an_army_is_tried_over_the_sea_with_the_fleet_that_carries_it() -> None:
+    """A convoy is two units' orders: the army's move alone only bounces and the fleet's
+    convoy alone carries nobody, so one-unit changes never found one. The climb tries the army's
+    move over the sea with the own fleet that carries it, as one change; not with a fleet whose
+    order was promised, and not into a place promised to another power."""
+    view = view_of_variant(STANDARD)
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"]}
+    position = STANDARD.position("S1901M", {"ENGLAND": ["A YOR", "F NTH", "F LON"]}, centres)
+    legal = possible_orders(position, "ENGLAND", STANDARD.board)
+    valuation = value_position(view, position, "ENGLAND", BASE_WEIGHTS)
+    chosen: dict[str, Order] = {loc: Hold(position.units[loc].type, loc)
+                                for loc in ("YOR", "NTH", "LON")}
+    carriers = _carriers(legal)
+
+    def convoys(fixed: tuple[str, ...] = (), avoid: tuple[str, ...] = ()) -> dict[str, set[str]]:
+        tried = _alternatives("YOR", chosen, legal, valuation, position, "ENGLAND", fixed,
+                              _backings(legal), avoid, view, set(), carriers, STANDARD.board)
+        out = {}
+        for change in tried:
+            move = change["YOR"]
+            if isinstance(move, Move) and move.target not in view.army_moves["YOR"]:
+                out[move.target] = {str(o) for loc, o in change.items() if loc != "YOR"}
+        return out
+
+    carried = convoys()
+    # Norway, Belgium, Holland, Denmark: each by the fleet in the North Sea alone (the one
+    # fleet that makes the route; London's fleet offers no convoy from its port)
+    for target in ("NWY", "BEL", "HOL", "DEN"):
+        assert carried[target] == {f"F NTH C A YOR - {target}"}
+    for change in _alternatives("YOR", chosen, legal, valuation, position, "ENGLAND", (),
+                                _backings(legal), (), view, set(), carriers, STANDARD.board):
+        for loc, order in change.items():
+            assert not isinstance(normalize(position, "ENGLAND", order, STANDARD.board),
+                                  Refusal), (loc, order)
+    assert convoys(fixed=("NTH",)) == {}
+    assert "NWY" not in convoys(avoid=("NWY",))
+    # the pair itself, as the climb applies it
+    pair = _carried("YOR", Move(UnitType.ARMY, "YOR", "NWY"), carriers, (), STANDARD.board)
+    assert pair is not None and set(pair) == {"YOR", "NTH"}
 
 
 def test_a_change_stirs_only_the_units_that_reach_its_battles() -> None:

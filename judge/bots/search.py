@@ -371,26 +371,23 @@ class _Trials:
         return [(value, self.sets[key]) for key, value in ranked]
 
 
-def _backings(legal: Legal) -> dict[tuple[str, str], list[SupportMove]]:
-    """(mover, target) -> the own supports for that move, by supporter location (made once a
-    decision: a fleet on a large map lists hundreds of orders)."""
-    out: dict[tuple[str, str], list[SupportMove]] = {}
+Backings = dict[tuple[str, str], list[SupportMove]]  # (mover, target) -> own supports for it
+Carriers = dict[tuple[str, str], list[Convoy]]  # (army, target) -> own fleets' convoys for it
+
+
+def _offers(legal: Legal) -> tuple[Backings, Carriers]:
+    """The own supports for each move and the own fleets' convoys for each army's move, by
+    supporter or fleet location: made once a decision, in one pass over the legal lists (a
+    fleet on a large map lists hundreds of orders)."""
+    backings: Backings = {}
+    carriers: Carriers = {}
     for loc in sorted(legal):
         for order in legal[loc]:
             if isinstance(order, SupportMove):
-                out.setdefault((order.supported, order.target), []).append(order)
-    return out
-
-
-def _carriers(legal: Legal) -> dict[tuple[str, str], list[Convoy]]:
-    """(army, target) -> the own fleets' convoys for that move, by fleet location (made once a
-    decision, as ``_backings``)."""
-    out: dict[tuple[str, str], list[Convoy]] = {}
-    for loc in sorted(legal):
-        for order in legal[loc]:
-            if isinstance(order, Convoy):
-                out.setdefault((order.army, order.target), []).append(order)
-    return out
+                backings.setdefault((order.supported, order.target), []).append(order)
+            elif isinstance(order, Convoy):
+                carriers.setdefault((order.army, order.target), []).append(order)
+    return backings, carriers
 
 
 def _carried(
@@ -587,8 +584,7 @@ def improve(
             best, best_value = by_loc, value
     assert best is not None
     improved = True
-    backings = _backings(legal)
-    carriers = _carriers(legal)
+    backings, carriers = _offers(legal)
     routes = board or variant.rules_at(position.phase, trials.options.joins).board
     contested = {prov for prov, unit in trials.position.units.items() if unit.power != power}
     for reply in trials.replies:

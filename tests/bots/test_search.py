@@ -21,10 +21,9 @@ from judge.bots.search import (
     PROSPECT,
     THREATENED,
     _alternatives,
-    _backings,
     _carried,
-    _carriers,
     _neighbours,
+    _offers,
     _stirred,
     improve,
     neighbourhood,
@@ -206,9 +205,9 @@ def test_a_support_nobody_opposes_is_not_tried() -> None:
                                 "PIC": Move(UnitType.ARMY, "PIC", "BEL")}
 
     def supports(contested: set[str]) -> set[str]:
+        backings, carriers = _offers(legal)
         tried = _alternatives("BUR", chosen, legal, valuation, position, "FRANCE", (),
-                              _backings(legal), (), view, contested, _carriers(legal),
-                              STANDARD.board)
+                              backings, (), view, contested, carriers, STANDARD.board)
         return {str(o) for change in tried for o in change.values()
                 if isinstance(o, SupportHold | SupportMove) and o.location == "BUR"}
 
@@ -232,11 +231,11 @@ def test_an_army_is_tried_over_the_sea_with_the_fleet_that_carries_it() -> None:
     valuation = value_position(view, position, "ENGLAND", BASE_WEIGHTS)
     chosen: dict[str, Order] = {loc: Hold(position.units[loc].type, loc)
                                 for loc in ("YOR", "NTH", "LON")}
-    carriers = _carriers(legal)
+    backings, carriers = _offers(legal)
 
     def convoys(fixed: tuple[str, ...] = (), avoid: tuple[str, ...] = ()) -> dict[str, set[str]]:
         tried = _alternatives("YOR", chosen, legal, valuation, position, "ENGLAND", fixed,
-                              _backings(legal), avoid, view, set(), carriers, STANDARD.board)
+                              backings, avoid, view, set(), carriers, STANDARD.board)
         out = {}
         for change in tried:
             move = change["YOR"]
@@ -250,7 +249,7 @@ def test_an_army_is_tried_over_the_sea_with_the_fleet_that_carries_it() -> None:
     for target in ("NWY", "BEL", "HOL", "DEN"):
         assert carried[target] == {f"F NTH C A YOR - {target}"}
     for change in _alternatives("YOR", chosen, legal, valuation, position, "ENGLAND", (),
-                                _backings(legal), (), view, set(), carriers, STANDARD.board):
+                                backings, (), view, set(), carriers, STANDARD.board):
         for loc, order in change.items():
             assert not isinstance(normalize(position, "ENGLAND", order, STANDARD.board),
                                   Refusal), (loc, order)

@@ -160,7 +160,7 @@ def create_api(db: Database, settings: Settings,
         if not limit.allow(apitokens.digest(token), time.monotonic()):
             raise ApiRefused(429, "rate_limited", tr(lang, RATE_LIMITED, count=limit.per_minute))
         with db.session() if write else db.reading() as session:
-            found = apitokens.holder(session, token, clock())
+            found = apitokens.holder(session, token, clock(), touch=write)
             if found is None:  # unknown, revoked or its seat changed hands: all alike
                 raise ApiRefused(401, "token_refused", tr(lang, TOKEN_REFUSED))
             yield session, found

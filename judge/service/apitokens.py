@@ -69,10 +69,13 @@ class Holder:
         return self.power == GM
 
 
-def holder(session: Session, token: str, now: datetime) -> Holder | None:
+def holder(session: Session, token: str, now: datetime, touch: bool = True) -> Holder | None:
     """The holder of ``token`` when it is live and its seat still is the one it was given
     for (the same account holds the seat); None otherwise, whatever the reason (a caller
-    learns nothing from a refusal)."""
+    learns nothing from a refusal). ``touch``: note the use in the token's row, for a write
+    request only. A read runs in a deferred SQLite transaction whose first write, the
+    autoflush of that note, fails at once ("database is locked", no busy wait) when another
+    connection committed since its snapshot began; and a read's changes are rolled back."""
     if not token or len(token) > MAX_TOKEN_CHARS or not token.isascii():
         return None
     row = tokenrepo.token_by_digest(session, digest(token))
@@ -90,5 +93,6 @@ def holder(session: Session, token: str, now: datetime) -> Holder | None:
         # as SIGNON: an ejected (vacant) seat signs on no more, whoever held it
         if seat is None or seat.account_id != row.account_id or seat.status == "vacant":
             return None
-    row.last_used_at = now  # kept by a write request's transaction (a read's is rolled back)
+    if touch:
+        row.last_used_at = now
     return Holder(row.id, game, row.power, seat, row.account_id)

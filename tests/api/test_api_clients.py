@@ -16,9 +16,12 @@ import httpx
 import icalendar
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from judge.api import webapi as api_app
+from judge.service import apitokens
 from judge.storage.models import Vote
+from judge.storage.models_api import ApiToken
 from tests.api.conftest import WebTable
 from tests.e2e.players import GM, GM_PASSWORD, address, form_game, holds, orders, password
 from tests.standard_variant import STANDARD
@@ -297,3 +300,28 @@ async def test_a_blind_games_token_and_api_reveal_no_address(table: WebTable) ->
         assert any("Black Sea?" in m.body for m in table.mails_to(address("RUSSIA")))
         assert all(address("TURKEY") not in m.text for m in table.mails()
                    if m.to != address("TURKEY"))
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_read_by_token_survives_a_write_landing_beside_it(table: WebTable) -> None:
+    """A read request runs in a deferred SQLite transaction. Seen in CI under load: a GET with
+    a token answered 500 ("database is locked") because the token's lookup noted its use in
+    the row, and the read's next query flushed that note, a write that SQLite refuses at once
+    when another connection committed since the read's snapshot began. A read notes nothing
+    now; the same sequence with the note still fails, which is what this test would miss."""
+    await form_game(table, GAME, [])
+    token = await ask_token(table, "ITALY")
+    now = table.clock()
+    for touch in (False, True):
+        with table.db.reading() as session:
+            found = apitokens.holder(session, token, now, touch=touch)
+            assert found is not None and found.power == "ITALY"
+            with table.db.session() as other:  # a write request of another client
+                row = other.get(ApiToken, found.token_id)
+                assert row is not None
+                row.last_used_at = now + timedelta(minutes=1 + touch)  # a change each time
+            if touch:
+                with pytest.raises(OperationalError, match="locked"):
+                    session.scalar(select(Vote))
+            else:
+                session.scalar(select(Vote))

@@ -26,7 +26,9 @@ other powers' mean; the simple and baseline rows again per character; the seven 
 games ended and when. Then illegal orders (every order checked with ``legality.normalize``; must
 be 0) and the milliseconds of one power's decision (CPU time of this process; movement / retreat
 / adjustment; a computer power's movement decision is its Council's ``orders_of``, the talk
-timed apart).
+timed apart), and the machine's speed before and after the games (``machine_speed``: CPU µs of a
+fixed set of adjudications) with the movement decisions' p95 counted in those, a figure the
+machine's hour does not move.
 
     python benchmarks/bots.py [--games 50] [--seed 1] [--scenarios simple,baseline,bots,seven]
         [--personality NAME] [--jobs 1]
@@ -234,6 +236,38 @@ def play(scenario: str, subject: str, seed: int, last_year: int, person: str) ->
     return _ended(tally, position, counts, subject)
 
 
+def _reference_phases() -> list[tuple[Position, dict[str, list[Order]]]]:
+    """The movement phases of one seeded game of seven DumbBot-style powers to 1905, with
+    their orders: the same on every run while the adjudicator and ``baseline.py`` stay."""
+    rng = random.Random(0)
+    position = STANDARD.initial_position()
+    phases: list[tuple[Position, dict[str, list[Order]]]] = []
+    while position.phase.year <= 1905:
+        orders = {p: bot_orders(position, p, rng, None, STANDARD, plain=True)
+                  for p in STANDARD.powers}
+        if position.phase.is_movement:
+            phases.append((position, orders))
+        position = adjudicate(position, orders, variant=STANDARD).position
+    return phases
+
+
+def machine_speed(rounds: int = 5) -> float:
+    """CPU µs per adjudication of the reference phases, the fastest of ``rounds`` passes of
+    twenty over them: this machine's speed now. A shared machine's speed moves by a factor of
+    two from hour to hour; a decision's milliseconds divided by this are the same in a slow
+    hour and a fast one, and change only when the code does (the search's trials are most of
+    a decision, and adjudications are most of the trials)."""
+    phases = _reference_phases()
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for _ in range(20):
+            for position, orders in phases:
+                adjudicate(position, orders, variant=STANDARD)
+        best = min(best, (time.process_time() - start) / (20 * len(phases)))
+    return best * 1e6
+
+
 def _job(args: tuple[str, str, int, int, str]) -> tuple[str, Tally]:
     return args[0], play(*args)
 
@@ -278,6 +312,7 @@ def main() -> None:
     # the long games first, so that the pool's workers finish together
     jobs.sort(key=lambda job: job[0] != "seven")
     totals = {s: Tally(games=0) for s in scenarios}
+    speed_before = machine_speed()
     wall = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -330,6 +365,7 @@ def main() -> None:
     merged = Tally(games=0)
     for t in totals.values():
         merged.add(t)
+    speed_after = machine_speed()
     for who in ("bot", "baseline", "talk", "council"):
         parts = []
         for kind in KINDS:
@@ -342,6 +378,15 @@ def main() -> None:
         if parts:
             name = {"bot": "computer", "baseline": "greedy"}.get(who, who)
             print(f"ms per power per phase, {name}: " + "; ".join(parts))
+    decisions = sorted(merged.ms["bot"].get("M", []))
+    if decisions:
+        p95 = decisions[int(0.95 * (len(decisions) - 1))]
+        speed = (speed_before + speed_after) / 2
+        print(
+            f"machine: a reference adjudication {speed_before:.1f} us before the games, "
+            f"{speed_after:.1f} after; a computer power's movement decision at p95 is "
+            f"{p95 * 1000 / speed:.0f} reference adjudications"
+        )
     print(f"wall time {time.perf_counter() - wall:.0f} s")
 
 

@@ -200,7 +200,7 @@ def bot_orders(
         v, view, position, power, legal, candidates, replies, valuation, character.risk, rng,
         options, b, fixed, avoid, budget_for(len(legal)),
         likely_replies(models, view, position, rng, FRESH),
-    )
+    )[0]
 
 
 ReplyModels = dict[str, tuple[Valuation, Legal, Legal]]  # power -> values, legal orders, moves

@@ -618,30 +618,6 @@ def improve(
     budget: int = BUDGET,
     fresh: Sequence[Mapping[str, list[Order]]] = (),
     restarts: int = RESTARTS,
-) -> list[Order]:
-    """The best order set found within ``budget`` trial adjudications (``search``'s orders)."""
-    return search(variant, view, position, power, legal, candidates, replies, valuation, risk,
-                  rng, options, board, fixed, avoid, budget, fresh, restarts)[0]
-
-
-def search(
-    variant: Variant,
-    view: MapView,
-    position: Position,
-    power: str,
-    legal: Legal,
-    candidates: Sequence[list[Order]],
-    replies: Sequence[Mapping[str, list[Order]]],
-    valuation: Valuation,
-    risk: float,
-    rng: random.Random,
-    options: Options | None = None,
-    board: Board | None = None,
-    fixed: Collection[str] = (),
-    avoid: Collection[str] = (),
-    budget: int = BUDGET,
-    fresh: Sequence[Mapping[str, list[Order]]] = (),
-    restarts: int = RESTARTS,
 ) -> tuple[list[Order], float]:
     """The best order set found within ``budget`` trial adjudications, and its score: against
     the fresh replies when there are any (the climb's own score of its winner is biased up).

@@ -29,7 +29,6 @@ from judge.bots.search import (
     improve,
     neighbourhood,
     score,
-    search,
 )
 from judge.bots.valuation import reach_counts, value_position
 
@@ -85,7 +84,7 @@ def _search(position: Position, power: str, candidates: list[list[Order]],
     valuation = value_position(view, position, power, BASE_WEIGHTS)
     replies = [{"GERMANY": [Hold(u.type, u.location) for u in position.units_of("GERMANY")]}]
     return improve(STANDARD, view, position, power, legal, candidates, replies, valuation, 0.5,
-                   random.Random(1), budget=budget)
+                   random.Random(1), budget=budget)[0]
 
 
 def test_finds_the_supported_attack_one_unit_changes_miss() -> None:
@@ -299,7 +298,7 @@ def test_budget_left_climbs_again_from_the_next_starts() -> None:
             replies = likely_replies(models, view, position, rng)
             # each search its own valuation: the memo of places asked sets the score's scale
             values = [
-                search(STANDARD, view, position, power, legal, starts, replies,
+                improve(STANDARD, view, position, power, legal, starts, replies,
                        value_position(view, position, power, BASE_WEIGHTS), 1.0,
                        random.Random(1), budget=40000, restarts=restarts)[1]
                 for restarts in (1, 3)

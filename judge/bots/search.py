@@ -32,7 +32,7 @@ most of a decision's time (about two thirds adjudicating, a quarter scoring).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Final
@@ -552,22 +552,14 @@ def _climb(
     trials: _Trials,
     best: dict[str, Order],
     best_value: float,
-    legal: Legal,
-    valuation: Valuation,
-    position: Position,
-    power: str,
+    changes: Callable[[str, dict[str, Order]], list[dict[str, Order]]],
     fixed: Collection[str],
-    backings: Mapping[tuple[str, str], list[SupportMove]],
-    avoid: Collection[str],
-    view: MapView,
-    contested: Collection[str],
-    carriers: Mapping[tuple[str, str], list[Convoy]],
-    routes: Board,
     graph: Mapping[str, frozenset[str]],
     rng: random.Random,
 ) -> tuple[float, dict[str, Order]]:
     """One climb from ``best``: each unit in turn takes the change that raises the score most,
-    until a pass keeps none or the budget is spent."""
+    until a pass keeps none or the budget is spent. ``changes(loc, orders)``: the unit's
+    ``_alternatives`` with the decision's lists bound."""
     improved = True
     # after the first pass, a unit is tried again only when a change kept since its last try
     # touched a place within its reach (``_stirred``)
@@ -581,8 +573,7 @@ def _climb(
             if not first and _province(loc) not in stale:
                 continue
             top: tuple[float, dict[str, Order]] | None = None
-            for change in _alternatives(loc, best, legal, valuation, position, power, fixed,
-                                       backings, avoid, view, contested, carriers, routes):
+            for change in changes(loc, best):
                 if not trials.affordable():
                     break
                 trial = dict(best)
@@ -652,13 +643,16 @@ def improve(
                 if isinstance(order, Move):
                     contested.add(_province(order.target))
     graph = _neighbours(view)
+
+    def changes(loc: str, orders: dict[str, Order]) -> list[dict[str, Order]]:
+        return _alternatives(loc, orders, legal, valuation, position, power, fixed, backings,
+                             avoid, view, contested, carriers, routes)
+
     best_value, best = starts[0]
     for climbs, (start_value, start) in enumerate(starts):
         if climbs and (climbs >= restarts or not trials.affordable()):
             break
-        value, found = _climb(trials, start, start_value, legal, valuation, position, power,
-                              fixed, backings, avoid, view, contested, carriers, routes, graph,
-                              rng)
+        value, found = _climb(trials, start, start_value, changes, fixed, graph, rng)
         if value > best_value:
             best_value, best = value, found
     leaders = trials.leaders(FINALISTS) if fresh else []

@@ -88,7 +88,7 @@ COMPILED_MODULES = [
     # the computer powers' search (its trial scoring is most of a decision's time), the values
     # it reads and the plain engine that draws the likely replies
     f"judge/bots/{name}.py"
-    for name in ("search", "valuation", "mapview", "baseline", "choice")
+    for name in ("search", "battles", "valuation", "mapview", "baseline", "choice")
 ]
 
 

@@ -12,6 +12,7 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.catalog import variant
 from judge.adjudicator.legality import Refusal, normalize
 from judge.adjudicator.orders import Hold, Move, Order, SupportHold, SupportMove, UnitType
+from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.possible import possible_orders
 from judge.adjudicator.variant import Variant
@@ -26,6 +27,7 @@ from judge.bots.search import (
     _neighbours,
     _offers,
     _stirred,
+    _Trials,
     improve,
     neighbourhood,
     score,
@@ -308,3 +310,49 @@ def test_budget_left_climbs_again_from_the_next_starts() -> None:
             better += values[1] > values[0] + 1e-9
     assert tried >= 6
     assert better >= 1, tried  # 3 of the 14 when written
+
+
+def test_a_trial_played_in_parts_ends_where_the_whole_board_ends() -> None:
+    """A trial's board is played in parts (``battles.Split``: the battles its orders tie together,
+    each adjudicated alone or read from a part seen before) and a board seen before is not
+    scored again. Every unit ends where the whole board's adjudication leaves it, the same
+    units are dislodged or destroyed, and the trial scores as the whole board does, on every
+    one-unit change of mid-game decisions of every power."""
+    view = view_of_variant(STANDARD)
+    checked = 0
+    for seed in (3, 8):
+        position = _positions(STANDARD, seed, 4)[-1]
+        counts = reach_counts(view, position)
+        for power in STANDARD.powers:
+            if not position.units_of(power):
+                continue
+            legal = possible_orders(position, power, STANDARD.board)
+            valuation = value_position(view, position, power, BASE_WEIGHTS)
+            rng = random.Random(seed)
+            chosen = movement_orders(position, power, legal, valuation, rng, 0.0, view)
+            replies = likely_replies(reply_models(STANDARD.board, view, position, power, counts),
+                                     view, position, rng)
+            trials = _Trials(STANDARD, view, position, power, replies, valuation, 0.9,
+                             Options(), None, 10**9)
+            trials.norm = valuation.top()
+            sets = [dict(chosen)]
+            for loc in sorted(chosen):
+                for order in legal[loc]:
+                    sets.append({**chosen, loc: order})
+            for orders in sets:
+                scores = []
+                for reply, split in zip(trials.replies, trials.splits, strict=True):
+                    given = dict(reply)
+                    given[power] = list(orders.values())
+                    whole = adjudicate(trials.position, given, variant=STANDARD)
+                    lost = [d.unit for d in whole.position.dislodged.values()]
+                    lost.extend(whole.destroyed)
+                    scores.append(score(STANDARD, view, trials.position, whole.position, power,
+                                        valuation, trials.norm, whole.destroyed))
+                    units, beaten = split.after(list(orders.values()))
+                    assert dict(units) == whole.position.units, (seed, power, orders)
+                    assert sorted(map(str, beaten)) == sorted(map(str, lost))
+                    checked += 1
+                expected = 0.9 * sum(scores) / len(scores) + 0.1 * min(scores)
+                assert trials.value(orders) == pytest.approx(expected), (seed, power, orders)
+    assert checked > 3000, checked  # 4,086 when written

@@ -28,7 +28,7 @@ from judge.adjudicator.orders import (
     Waive,
 )
 from judge.adjudicator.position import Position
-from judge.bots.choice import pick_index, ranked
+from judge.bots.choice import pick_index, ranked, shuffle
 from judge.bots.mapview import MapView
 from judge.bots.valuation import Valuation
 
@@ -67,7 +67,7 @@ def movement_orders(
     if moves is None:
         moves = own_moves(legal)
     locations = sorted(legal)
-    rng.shuffle(locations)
+    shuffle(locations, rng)
     chosen: dict[str, Order] = {}
     going: dict[str, str] = {}  # destination province -> location of the own unit moving there
     own_at = {_province(loc): loc for loc in legal}
@@ -85,7 +85,7 @@ def movement_orders(
         # supports and convoys, most of a unit's list on a large map (Youngstown), are never
         # options here, and shuffling them was most of a decision's time.
         shuffled = list(moves[loc])
-        rng.shuffle(shuffled)
+        shuffle(shuffled, rng)
         for order in shuffled:
             if isinstance(order, Hold):
                 options.append((valuation.of(kind, loc), order))

@@ -16,6 +16,20 @@ T = TypeVar("T")
 TOP = 4  # candidates further down are never drawn: they are rarely sensible
 
 
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(items)``, the same draws and the same order, compiled: the standard
+    library's shuffle is Python code, and the likely replies' shuffles were a tenth of a
+    computer power's decision (``tests/bots/test_choice.py`` checks it against the library's).
+    Written as CPython's ``Random.shuffle`` and ``_randbelow_with_getrandbits`` are."""
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = rng.getrandbits(k)
+        while j >= n:
+            j = rng.getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def ranked(items: Sequence[tuple[float, T]]) -> list[tuple[float, T]]:
     """Best first; ties keep their given order (callers give a sorted, reproducible order)."""
     return sorted(items, key=lambda item: -item[0])

@@ -61,6 +61,7 @@ from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bots.baseline import Legal
 from judge.bots.battles import Split
+from judge.bots.choice import shuffle
 from judge.bots.mapview import MapView
 from judge.bots.valuation import Valuation
 
@@ -639,7 +640,7 @@ def _climb(
     while improved and trials.affordable():
         improved = False
         locations = sorted(loc for loc in best if loc not in fixed)
-        rng.shuffle(locations)
+        shuffle(locations, rng)
         for loc in locations:
             if not first and _province(loc) not in stale:
                 continue

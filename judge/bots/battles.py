@@ -22,7 +22,6 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, UnitType
 from judge.adjudicator.outcomes import Options
-from judge.adjudicator.phase import Phase
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 
@@ -101,8 +100,9 @@ class Split:
         self.power = power
         self.units = position.units
         self.homes = position.homes
-        # the parts are played as a Spring's: no capture, no adjustments to count
-        self.phase = Phase(position.phase.year, 0, 0)
+        # the parts are played in the position's own phase: a variant's rules (its board, its
+        # neutral powers) may change from one phase to the next
+        self.phase = position.phase
         self.army_moves = army_moves
         # an army's move over the sea reads every fleet's place (the routes the fleets at sea
         # make; the fleets on the coasts are taken too, more than needed, never less)

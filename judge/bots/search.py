@@ -425,7 +425,8 @@ class _Trials:
             # most trials leave a board a trial before left (a changed support nobody cut, a
             # move that bounces as the hold stood): its score is read, not counted again. The
             # units are the adjudicator's shared values (``orders.unit_value``) or the
-            # position's own, so the same board is the same units
+            # position's own, so the same board is the same units, and they outlive the
+            # decision, so an id names one unit
             seen = (frozenset([id(unit) for _, unit in units]),
                     frozenset([id(unit) for unit in beaten]))
             value = scored.get(seen)

@@ -161,24 +161,35 @@ class Council:
         The orders that keep every deal are chosen first; when a deal tempts it
         (``intentions``), the orders that ignore it are chosen too, and they stand only if
         breaking pays (``worth_breaking``): a power breaks its word for a gain, never by
-        accident. Whatever stands is checked against the deals kept (``keep_promises``)."""
+        accident. Whatever stands is checked against the deals kept (``keep_promises``).
+
+        When a deal tempts it, the orders free of it are searched first. In seven such
+        decisions of ten they break no deal (the search found nothing better across the line)
+        and they are the honest orders too, found in a wider field; when they break one and
+        the gain is worth it (weighed against those same orders with the word kept), they
+        stand. Only when the word is kept after all are the honest orders searched: a second
+        search in about one decision of fifty. Searching both every time made these decisions
+        nearly all of the slowest twentieth (a quarter of all decisions in a game of computer
+        powers), and the free orders stood in three cases of four where they broke a deal."""
         person = personality(self.characters[power])
         v = variant or installed_variant(position.variant)
         kept, tempted = intentions(power, person, self.agreements, self.trust, position, rng)
-        honest = bot_orders(
-            position, power, rng, person, v, binding(power, kept + tempted, self.trust, position)
-        )
         if tempted and position.phase.is_movement:
             free = bot_orders(
                 position, power, rng, person, v, binding(power, kept, self.trust, position)
             )
-            phase = str(position.phase)
             broken = [a for a in tempted if breaches(position, power, free, a)]
+            if not broken:
+                return keep_promises(position, power, free, kept + tempted)
+            phase = str(position.phase)
             fresh = any(a.since == phase for a in broken)
-            if broken and worth_breaking(position, power, free, honest, broken, fresh,
-                                         v.victory):
+            word_kept = keep_promises(position, power, free, kept + tempted)
+            if worth_breaking(position, power, free, word_kept, broken, fresh, v.victory):
                 held = kept + [a for a in tempted if a not in broken]
                 return keep_promises(position, power, free, held)
+        honest = bot_orders(
+            position, power, rng, person, v, binding(power, kept + tempted, self.trust, position)
+        )
         return keep_promises(position, power, honest, kept + tempted)
 
     def after_phase(

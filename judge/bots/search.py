@@ -90,10 +90,15 @@ THREATENED = 1.2
 # decisions (a front to break, a solo to reach) are the ones a starved search lost.
 BUDGET = 6000
 BUDGET_PER_UNIT = 2500
-# a power of five units and more: the climb converges within it in most decisions now that
-# it skips supports nobody opposes and units no change stirred, and a cap of 36,000 (the
-# cap before) played no stronger (177 solos in 700 games against 171) at half again the p95
-BUDGET_MOST = 12000
+# a power of eight units and more. A late game's decision (a power of ten units and more on a
+# board of thirty) gets about 150 trials at 12,000: not two passes of its climb. At 18,000 the
+# benchmark's baseline row gave 1,030 solos in 3,150 games against 958 (32.7% against 30.4%;
+# seeds 1 to 5 of its own, 593 against 518; the default run's games of that row, seeds 1 to 4,
+# 437 against 440), for a p95 of the five default rows a fifth dearer (1,045 reference
+# adjudications against 852). The cap was 12,000 while a tempted computer power searched twice
+# a decision (``council.orders_of``), and 36,000 before the climb skipped the tries that cannot
+# change an outcome
+BUDGET_MOST = 18000
 # climbs per decision: the climb from the best start stops at the first order set no single
 # change improves; budget left over climbs again from the next best of the engine's starting
 # sets, and the best set any climb found is kept (the benchmark's baseline row, seeds 1 to 5:

@@ -158,19 +158,19 @@ class Council:
         """One computer power's orders, keeping the promises it means to keep (one decision,
         as a benchmark times it).
 
-        The orders that keep every deal are chosen first; when a deal tempts it
-        (``intentions``), the orders that ignore it are chosen too, and they stand only if
-        breaking pays (``worth_breaking``): a power breaks its word for a gain, never by
-        accident. Whatever stands is checked against the deals kept (``keep_promises``).
+        The deals it means to keep bind every search. When a deal tempts it (``intentions``),
+        the orders free of that deal are searched first, and they stand only if breaking pays
+        (``worth_breaking``, weighed against the same orders with the word kept): a power
+        breaks its word for a gain, never by accident. Free orders that break no deal are the
+        honest orders too, found in a wider field. Only when a tempting deal is kept after all
+        are the honest orders searched, the deal binding. Whatever stands is checked against
+        the deals kept (``keep_promises``).
 
-        When a deal tempts it, the orders free of it are searched first. In seven such
-        decisions of ten they break no deal (the search found nothing better across the line)
-        and they are the honest orders too, found in a wider field; when they break one and
-        the gain is worth it (weighed against those same orders with the word kept), they
-        stand. Only when the word is kept after all are the honest orders searched: a second
-        search in about one decision of fifty. Searching both every time made these decisions
-        nearly all of the slowest twentieth (a quarter of all decisions in a game of computer
-        powers), and the free orders stood in three cases of four where they broke a deal."""
+        Searching the honest orders first and the free ones after, every time, made these
+        decisions a quarter of all the movement decisions in a game of computer powers and
+        nearly all of the slowest twentieth; the free orders break no deal in seven of ten of
+        them and stand in three of four of the rest, so a second search is left in at most
+        one decision of forty (docs/computer-powers.md, "One search a decision")."""
         person = personality(self.characters[power])
         v = variant or installed_variant(position.variant)
         kept, tempted = intentions(power, person, self.agreements, self.trust, position, rng)

@@ -22,6 +22,7 @@ from judge.adjudicator.adjudication import adjudicate
 from judge.adjudicator.geography import Board
 from judge.adjudicator.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, UnitType
 from judge.adjudicator.outcomes import Options
+from judge.adjudicator.phase_result import Adjudication
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 
@@ -70,6 +71,14 @@ def over_sea(order: Order, army_moves: Mapping[str, frozenset[str]]) -> bool:
         return order.via_convoy or _province(order.target) not in army_moves.get(
             order.location, frozenset())
     return False
+
+
+def lost_units(result: Adjudication) -> list[Unit]:
+    """The units an adjudication dislodged or destroyed (dislodged with no retreat): to the
+    search, a unit lost either way."""
+    out = [d.unit for d in result.position.dislodged.values()]
+    out.extend(result.destroyed)
+    return out
 
 
 # a part of a trial's board played alone: the units where it left them, and those it
@@ -172,10 +181,7 @@ class Split:
             Position(self.phase, units, {}, {}, self.homes, self.variant.name),
             given, self.options, variant=self.variant, board=self.board,
         )
-        after = result.position
-        beaten = [d.unit for d in after.dislodged.values()]
-        beaten.extend(result.destroyed)
-        return list(after.units.items()), beaten
+        return list(result.position.units.items()), lost_units(result)
 
     def after(self, orders: Collection[Order]) -> Part:
         """Where a trial of the own ``orders`` (one for every own unit) leaves the units, and

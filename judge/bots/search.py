@@ -60,7 +60,7 @@ from judge.adjudicator.outcomes import Options
 from judge.adjudicator.position import Position
 from judge.adjudicator.variant import Variant
 from judge.bots.baseline import Legal
-from judge.bots.battles import Split
+from judge.bots.battles import Split, lost_units
 from judge.bots.choice import shuffle
 from judge.bots.mapview import MapView
 from judge.bots.valuation import Valuation
@@ -425,8 +425,7 @@ class _Trials:
                 result = adjudicate(self.position, all_orders, self.options,
                                     variant=self.variant, board=self.board)
                 units = list(result.position.units.items())
-                beaten = [d.unit for d in result.position.dislodged.values()]
-                beaten.extend(result.destroyed)
+                beaten = lost_units(result)
             # most trials leave a board a trial before left (a changed support nobody cut, a
             # move that bounces as the hold stood): its score is read, not counted again. The
             # units are the adjudicator's shared values (``orders.unit_value``) or the
